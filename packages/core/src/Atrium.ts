@@ -1,0 +1,105 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
+import { operations } from "./operations.js"
+import { unavailable } from "./protocol/ApiError.js"
+import { errorBody } from "./protocol/Envelope.js"
+import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
+import { openApiDocument } from "./protocol/OpenApi.js"
+import { Ids } from "./ports/Ids.js"
+import { Mailer } from "./ports/Mailer.js"
+import { StorageHealth } from "./ports/StorageHealth.js"
+import { WebhookTransport } from "./ports/WebhookTransport.js"
+import { DomainServices } from "./Services.js"
+import type { StorageServices } from "./Storage.js"
+
+export interface AtriumLayerConfig<E = never, R = never> {
+  /** The storage Layer: `MemoryStorage`, `SqliteStorage.layer(...)`, or your own. */
+  readonly storage: Layer.Layer<StorageServices, E, R>
+  readonly options?: AtriumOptionsInput
+  /** Outgoing mail (default: written to the log). */
+  readonly mailer?: Layer.Layer<Mailer>
+  /** Id generation (default: random). */
+  readonly ids?: Layer.Layer<Ids>
+  /** Outgoing HTTP for webhooks and the permission provider (default: fetch). */
+  readonly transport?: Layer.Layer<WebhookTransport>
+}
+
+/** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
+export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
+  const ports = Layer.mergeAll(
+    config.storage,
+    AtriumConfig.layer(config.options),
+    config.mailer ?? Mailer.Log,
+    config.ids ?? Ids.Random,
+    config.transport ?? WebhookTransport.Fetch
+  )
+  return DomainServices.pipe(Layer.provideMerge(ports))
+}
+
+export type AtriumServices = Layer.Layer.Success<ReturnType<typeof atriumLayer<never, never>>>
+
+export interface AtriumHandler {
+  /** Answers one request; never rejects. */
+  readonly handle: (request: AtriumRequest) => Promise<AtriumResponse>
+  /** The same, for runtimes that speak WHATWG `Request`/`Response`. */
+  readonly fetch: (request: Request) => Promise<Response>
+  /** Resolves once storage is open and migrated; optional, the first request waits for it too. */
+  readonly ready: () => Promise<void>
+  readonly dispose: () => Promise<void>
+  readonly options: AtriumOptions
+  /** The runtime the operations run on: run any service method of `@atrium/core` with it. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
+}
+
+/**
+ * Builds Atrium once: the runtime (storage, ports, services) is created on the
+ * first request or on `ready()`, then every request runs on it.
+ */
+export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly storage: Layer.Layer<StorageServices, E, never> }): AtriumHandler => {
+  const options = resolveOptions(config.options)
+  const runtime = ManagedRuntime.make(atriumLayer(config)) as ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
+  const openApi = JSON.stringify(openApiDocument(operations as any, { headerPrefix: options.headerPrefix }))
+  const documents: Record<string, DocumentHandler<AtriumServices>> = {
+    "/openapi.json": Effect.succeed({ status: 200, body: openApi }),
+    "/healthz": Effect.flatMap(StorageHealth, (health) => health.ping).pipe(
+      Effect.timeout("2 seconds"),
+      Effect.match({
+        onFailure: () => ({ status: 503, body: JSON.stringify({ status: "unavailable" }) }),
+        onSuccess: () => ({ status: 200, body: JSON.stringify({ status: "ok" }) })
+      })
+    )
+  }
+
+  let dispatch: ((request: AtriumRequest) => Promise<AtriumResponse>) | undefined
+  const starting = runtime.runtime().then(
+    (rt) => {
+      dispatch = makeDispatcher<AtriumServices>({ operations: operations as any, documents, options, runtime: rt })
+      return dispatch
+    },
+    (error) => {
+      console.error("Atrium could not start:", error)
+      const body = errorBody(unavailable("Storage is unavailable."))
+      return async (): Promise<AtriumResponse> => ({ status: 503, headers: { "content-type": "application/json; charset=utf-8" }, body })
+    }
+  )
+
+  const handle = (request: AtriumRequest) => dispatch !== undefined ? dispatch(request) : starting.then((d) => d(request))
+
+  return {
+    handle,
+    fetch: async (request) => {
+      const url = new URL(request.url)
+      const headers: Record<string, string> = {}
+      request.headers.forEach((value, key) => (headers[key] = value))
+      const body = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())
+      const response = await handle({ method: request.method, path: url.pathname, headers, body })
+      return new Response(response.body, { status: response.status, headers: response.headers })
+    },
+    ready: () => starting.then(() => undefined),
+    dispose: () => runtime.dispose(),
+    options,
+    runtime
+  }
+}

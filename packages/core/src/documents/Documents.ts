@@ -1,0 +1,157 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { FoldersRepo } from "../folders/FoldersRepo.js"
+import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
+import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
+import { success } from "../protocol/Envelope.js"
+import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { Ids } from "../ports/Ids.js"
+import { Transactions } from "../ports/Transactions.js"
+import type { AddDocumentsV1Input, AddDocumentsV2Input, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
+import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
+
+const DEFAULT_PAGE_SIZE = 1000
+
+type ItemResult = { success: boolean; id: string; message: string; code?: string }
+
+/** Documents of an organization. */
+export class Documents extends Effect.Service<Documents>()("@atrium/core/Documents", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* DocumentsRepo
+    const organizations = yield* OrganizationsRepo
+    const folders = yield* FoldersRepo
+    const pageTokens = yield* PageTokens
+    const ids = yield* Ids
+    const { withTransaction } = yield* Transactions
+
+    /** Writes one document; each item is its own transaction, so a batch never half-writes an item. */
+    const write = (
+      apiKey: string,
+      organizationId: string,
+      folderId: string | null,
+      document: typeof DocumentInput.Type,
+      mode: "upsert" | "insert"
+    ) =>
+      withTransaction(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const { documentId, documentName, ...metadata } = document
+        const existing = yield* repo.find(apiKey, organizationId, documentId)
+        if (existing !== undefined) {
+          if (mode === "insert") {
+            return { success: false, id: existing.internalId, message: "Document already exists.", code: "already-exists" } as ItemResult
+          }
+          yield* repo.update({
+            ...existing,
+            name: documentName ?? existing.name,
+            folderId,
+            metadata: { ...existing.metadata, ...metadata },
+            updatedAt: now
+          })
+          return { success: true, id: existing.internalId, message: "Added Successfully" } as ItemResult
+        }
+        const row: DocumentRow = {
+          apiKey,
+          organizationId,
+          id: documentId,
+          internalId: yield* ids.make(),
+          name: documentName ?? "",
+          folderId,
+          accessType: "public",
+          disabled: false,
+          metadata,
+          createdAt: now,
+          updatedAt: now
+        }
+        yield* repo.insert(row)
+        return { success: true, id: row.internalId, message: "Added Successfully" } as ItemResult
+      }))
+
+    const folderExists = (apiKey: string, organizationId: string, folderId: string | undefined) =>
+      folderId === undefined
+        ? Effect.succeed(true)
+        : Effect.map(folders.find(apiKey, organizationId, folderId), (folder) => folder !== undefined)
+
+    return {
+      /** Spec v1 documents/add: a missing organization is created; an existing document is updated. */
+      addV1: (apiKey: string, input: typeof AddDocumentsV1Input.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          yield* organizations.ensure(apiKey, input.organizationId, now)
+          if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
+            return yield* notFound(`Folder ${input.folderId} does not exist in organization ${input.organizationId}.`)
+          }
+          const data: Record<string, ItemResult> = {}
+          for (const document of input.documents) {
+            data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "upsert")
+          }
+          return success("Document(s) added successfully.", data)
+        }),
+
+      /**
+       * v2 documents/add (compatible-api-facts §1.7): an existing document is an
+       * `already-exists` failure, reported as the hosted service does: INTERNAL with
+       * every item in `details`, the other items still written.
+       */
+      addV2: (apiKey: string, input: typeof AddDocumentsV2Input.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
+          else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
+            return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
+          }
+          if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
+            if (input.createFolder !== true || input.folderId === undefined) {
+              return yield* notFound(`Folder ${input.folderId} does not exist; pass createFolder: true to create it.`)
+            }
+            yield* folders.insert({
+              apiKey,
+              organizationId: input.organizationId,
+              id: input.folderId,
+              name: input.folderId,
+              parentFolderId: "root",
+              ancestors: ["root"],
+              accessType: "public",
+              inheritAccessFromParent: true,
+              createdAt: now,
+              lastUpdated: now
+            })
+          }
+          const data: Record<string, ItemResult> = {}
+          for (const document of input.documents) {
+            data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "insert")
+          }
+          if (Object.values(data).some((item) => !item.success)) {
+            return yield* Effect.fail(internal("Error adding document(s).", data) as ApiError<"INTERNAL">)
+          }
+          return success("Document(s) added successfully.", data)
+        }),
+
+      /** Spec documents/get: filters combine; keyset pages ordered by document id. */
+      get: (apiKey: string, input: typeof GetDocumentsInput.Type) =>
+        Effect.gen(function*() {
+          const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
+          const scope = {
+            apiKey,
+            operation: "documents.get",
+            filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null]
+          }
+          const after = input.pageToken === undefined ? undefined : (yield* pageTokens.decode(scope, input.pageToken)) as string
+          const rows = yield* repo.list(apiKey, input.organizationId, {
+            ...(input.documentIds && { ids: input.documentIds }),
+            ...(input.folderId !== undefined && { folderId: input.folderId }),
+            ...(after !== undefined && { after }),
+            limit: limit + 1
+          })
+          const page = pageOf(rows, limit)
+          const result = success(
+            "Document(s) retrieved successfully.",
+            page.items.map((row) => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id }))
+          )
+          return page.hasMore
+            ? { ...result, pageToken: yield* pageTokens.encode(scope, page.items[page.items.length - 1]!.id) }
+            : result
+        })
+    }
+  })
+}) {}

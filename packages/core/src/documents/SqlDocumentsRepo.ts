@@ -1,0 +1,67 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { bool, flag, fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
+import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
+
+const toRow = (r: any): DocumentRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  id: r.id,
+  internalId: r.internal_id,
+  name: r.name,
+  folderId: strOrNull(r.folder_id),
+  accessType: r.access_type,
+  disabled: bool(r.disabled),
+  metadata: fromJson(r.metadata, {}),
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+export const SqlDocumentsRepo = Layer.effect(
+  DocumentsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      insert: (d) =>
+        sql`INSERT INTO documents ${
+          sql.insert({
+            api_key: d.apiKey,
+            organization_id: d.organizationId,
+            id: d.id,
+            internal_id: d.internalId,
+            name: d.name,
+            folder_id: d.folderId,
+            access_type: d.accessType,
+            disabled: flag(d.disabled),
+            metadata: toJson(d.metadata),
+            created_at: d.createdAt,
+            updated_at: d.updatedAt
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      update: (d) =>
+        sql`UPDATE documents SET name = ${d.name}, folder_id = ${d.folderId}, access_type = ${d.accessType},
+          disabled = ${flag(d.disabled)}, metadata = ${toJson(d.metadata)}, updated_at = ${d.updatedAt}
+          WHERE api_key = ${d.apiKey} AND organization_id = ${d.organizationId} AND id = ${d.id}`
+          .pipe(Effect.asVoid, Effect.orDie),
+      find: (apiKey, organizationId, id) =>
+        sql`SELECT * FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
+          Effect.orDie
+        ),
+      list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
+        sql`SELECT * FROM documents WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            sql`organization_id = ${organizationId}`,
+            ...(ids ? [sql.in("id", ids)] : []),
+            ...(folderId !== undefined ? [sql`folder_id = ${folderId}`] : []),
+            ...(after !== undefined ? [sql`id > ${after}`] : [])
+          ])
+        } ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+      delete: (apiKey, organizationId, id) =>
+        sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
+          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    }
+  })
+)

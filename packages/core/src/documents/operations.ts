@@ -1,0 +1,45 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  AddDocumentsResult,
+  AddDocumentsV1Input,
+  AddDocumentsV2Input,
+  DocumentsPage,
+  GetDocumentsInput
+} from "./DocumentSchemas.js"
+import { Documents } from "./Documents.js"
+
+export const documentOperations = [
+  defineOperation({
+    name: "organizations.documents.get",
+    paths: ["/v2/organizations/documents/get"],
+    auth: "apiKey",
+    summary: "List an organization's documents, by id or folder, a page at a time.",
+    input: GetDocumentsInput,
+    output: DocumentsPage,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Documents.get(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.documents.add.v1",
+    paths: ["/v1/organizations/documents/add"],
+    auth: "apiKey",
+    summary: "Add documents (a missing organization is created; existing documents are updated).",
+    input: AddDocumentsV1Input,
+    output: AddDocumentsResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Documents.addV1(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.documents.add",
+    paths: ["/v2/organizations/documents/add"],
+    auth: "apiKey",
+    summary: "Add documents; an existing id fails that item (INTERNAL with per-item details, as the hosted service answers).",
+    input: AddDocumentsV2Input,
+    output: AddDocumentsResult,
+    errors: ["NOT_FOUND", "INTERNAL"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Documents.addV2(caller.apiKey, input)
+  })
+] as const

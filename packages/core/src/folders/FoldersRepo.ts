@@ -1,0 +1,27 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+export type AccessType = "public" | "restricted" | "organizationPrivate"
+
+export interface FolderRow {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly id: string
+  readonly name: string
+  /** `root` for a top-level folder. */
+  readonly parentFolderId: string
+  /** Parent chain from `root` down to the parent. */
+  readonly ancestors: ReadonlyArray<string>
+  readonly accessType: AccessType
+  readonly inheritAccessFromParent: boolean
+  readonly createdAt: number
+  readonly lastUpdated: number
+}
+
+/** Storage port: folders of an organization. */
+export class FoldersRepo extends Context.Tag("@atrium/core/FoldersRepo")<FoldersRepo, {
+  readonly insert: (row: FolderRow) => Effect.Effect<void>
+  readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<FolderRow | undefined>
+  /** Every folder of the organization, ordered by id. */
+  readonly listByOrganization: (apiKey: string, organizationId: string) => Effect.Effect<ReadonlyArray<FolderRow>>
+}>() {}

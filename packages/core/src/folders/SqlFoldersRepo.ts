@@ -1,0 +1,52 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
+
+const toRow = (r: any): FolderRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  id: r.id,
+  name: r.name,
+  parentFolderId: r.parent_folder_id,
+  ancestors: fromJson(r.ancestors, []),
+  accessType: r.access_type,
+  inheritAccessFromParent: bool(r.inherit_access),
+  createdAt: num(r.created_at),
+  lastUpdated: num(r.last_updated)
+})
+
+export const SqlFoldersRepo = Layer.effect(
+  FoldersRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      insert: (f) =>
+        sql`INSERT INTO folders ${
+          sql.insert({
+            api_key: f.apiKey,
+            organization_id: f.organizationId,
+            id: f.id,
+            name: f.name,
+            parent_folder_id: f.parentFolderId,
+            ancestors: toJson(f.ancestors),
+            access_type: f.accessType,
+            inherit_access: flag(f.inheritAccessFromParent),
+            created_at: f.createdAt,
+            last_updated: f.lastUpdated
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (apiKey, organizationId, id) =>
+        sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
+          Effect.orDie
+        ),
+      listByOrganization: (apiKey, organizationId) =>
+        sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} ORDER BY id`.pipe(
+          Effect.map((rows) => rows.map(toRow)),
+          Effect.orDie
+        )
+    }
+  })
+)

@@ -1,0 +1,39 @@
+import * as Schema from "effect/Schema"
+import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
+import { Id, Ids, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+
+export const DisableStateInput = Schema.Struct({
+  organizationIds: NonEmptyIds(),
+  disabled: Schema.Boolean
+})
+
+export const OrganizationInput = Schema.Struct(
+  {
+    organizationId: Id,
+    organizationName: optional(Text(1000))
+  },
+  // Further fields are the caller's own metadata, kept and returned as given.
+  JsonObject
+)
+
+export const AddOrganizationsInput = Schema.Struct({
+  organizations: Schema.Array(OrganizationInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+})
+
+export const GetOrganizationsInput = Schema.Struct({
+  organizationIds: optional(Ids(30)),
+  pageSize: optional(PageSize()),
+  pageToken: optional(Schema.String)
+})
+
+export const Organization = Schema.Struct(
+  { id: Schema.String, organizationName: Schema.String, disabled: Schema.Boolean },
+  JsonObject
+).annotations({ identifier: "Organization" })
+
+export const BatchWithIdResult = SuccessResult(BatchResult(BatchItemWithId))
+
+export const OrganizationsPage = SuccessResult(Schema.Array(Organization), {
+  nextPageToken: optional(Schema.String)
+})
+

@@ -1,0 +1,91 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import { Access } from "../protocol/Access.js"
+import { success } from "../protocol/Envelope.js"
+import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { Transactions } from "../ports/Transactions.js"
+import type {
+  AddOrganizationsInput,
+  DisableStateInput,
+  GetOrganizationsInput,
+  Organization
+} from "./OrganizationSchemas.js"
+import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
+
+const DEFAULT_PAGE_SIZE = 1000
+
+const toOrganization = (row: OrganizationRow): Schema.Schema.Type<typeof Organization> => ({
+  ...row.metadata,
+  id: row.id,
+  organizationName: row.name,
+  disabled: row.disabled
+})
+
+/** Organizations of an API key: adding, listing, and the disabled flag. */
+export class Organizations extends Effect.Service<Organizations>()("@atrium/core/Organizations", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* OrganizationsRepo
+    const access = yield* Access
+    const pageTokens = yield* PageTokens
+    const { withTransaction } = yield* Transactions
+
+    return {
+      /** Spec: organizations/access/disablestate/update. An unknown organization is reported, never created. */
+      updateDisabledState: (apiKey: string, input: typeof DisableStateInput.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const id of input.organizationIds) {
+            const found = yield* repo.setDisabled(apiKey, id, input.disabled, now)
+            access.forgetOrganization(apiKey, id)
+            data[id] = found
+              ? { success: true, id, message: "Updated disable state for organization Successfully" }
+              : { success: false, id, message: "Organization does not exist" }
+          }
+          return success("Updated disable state for Organization(s) successfully.", data)
+        }),
+
+      /** Adds organizations; an existing one has its name and metadata updated. */
+      add: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const { organizationId, organizationName, ...metadata } of input.organizations) {
+            yield* withTransaction(Effect.gen(function*() {
+              const existing = yield* repo.find(apiKey, organizationId)
+              yield* repo.upsert({
+                apiKey,
+                id: organizationId,
+                name: organizationName ?? existing?.name ?? "",
+                disabled: existing?.disabled ?? false,
+                metadata: { ...existing?.metadata, ...metadata },
+                createdAt: existing?.createdAt ?? now,
+                updatedAt: now
+              })
+            }))
+            data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
+          }
+          return success("Organization(s) added successfully.", data)
+        }),
+
+      get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
+        Effect.gen(function*() {
+          const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
+          const scope = { apiKey, operation: "organizations.get", filters: { ids: input.organizationIds ?? null } }
+          const after = input.pageToken === undefined ? undefined : (yield* pageTokens.decode(scope, input.pageToken)) as string
+          const rows = yield* repo.list(apiKey, {
+            ...(input.organizationIds && { ids: input.organizationIds }),
+            ...(after !== undefined && { after }),
+            limit: limit + 1
+          })
+          const page = pageOf(rows, limit)
+          const result = success("Organization(s) retrieved successfully.", page.items.map(toOrganization))
+          return page.hasMore
+            ? { ...result, nextPageToken: yield* pageTokens.encode(scope, page.items[page.items.length - 1]!.id) }
+            : result
+        })
+    }
+  })
+}) {}

@@ -1,0 +1,67 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
+
+const toRow = (r: any): OrganizationRow => ({
+  apiKey: r.api_key,
+  id: r.id,
+  name: r.name,
+  disabled: bool(r.disabled),
+  metadata: fromJson(r.metadata, {}),
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+export const SqlOrganizationsRepo = Layer.effect(
+  OrganizationsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      upsert: (o) =>
+        sql`INSERT INTO organizations ${
+          sql.insert({
+            api_key: o.apiKey,
+            id: o.id,
+            name: o.name,
+            disabled: flag(o.disabled),
+            metadata: toJson(o.metadata),
+            created_at: o.createdAt,
+            updated_at: o.updatedAt
+          })
+        } ON CONFLICT (api_key, id) DO UPDATE SET name = excluded.name, metadata = excluded.metadata, updated_at = excluded.updated_at`
+          .pipe(Effect.asVoid, Effect.orDie),
+      ensure: (apiKey, id, now) =>
+        sql`INSERT INTO organizations ${
+          sql.insert({ api_key: apiKey, id, name: "", disabled: 0, metadata: "{}", created_at: now, updated_at: now })
+        } ON CONFLICT (api_key, id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+      find: (apiKey, id) =>
+        sql`SELECT * FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
+          Effect.orDie
+        ),
+      isDisabled: (apiKey, id) =>
+        sql`SELECT disabled FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : bool(rows[0].disabled)),
+          Effect.orDie
+        ),
+      setDisabled: (apiKey, id, disabled, now) =>
+        sql`UPDATE organizations SET disabled = ${flag(disabled)}, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`
+          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      list: (apiKey, { after, ids, limit }) =>
+        sql`SELECT * FROM organizations WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            ...(ids ? [sql.in("id", ids)] : []),
+            ...(after !== undefined ? [sql`id > ${after}`] : [])
+          ])
+        } ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+      delete: (apiKey, id) =>
+        sql`DELETE FROM organizations WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+    }
+  })
+)

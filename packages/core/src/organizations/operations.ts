@@ -1,0 +1,40 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  AddOrganizationsInput,
+  BatchWithIdResult,
+  DisableStateInput,
+  GetOrganizationsInput,
+  OrganizationsPage
+} from "./OrganizationSchemas.js"
+import { Organizations } from "./Organizations.js"
+
+export const organizationOperations = [
+  defineOperation({
+    name: "organizations.access.disablestate.update",
+    paths: ["/v1/organizations/access/disablestate/update", "/v2/organizations/access/disablestate/update"],
+    auth: "apiKey",
+    summary: "Disable or re-enable organizations: a disabled organization refuses reads and writes of its data.",
+    input: DisableStateInput,
+    output: BatchWithIdResult,
+    handler: (input, caller) => Organizations.updateDisabledState(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.add",
+    paths: ["/v2/organizations/add"],
+    auth: "apiKey",
+    summary: "Add organizations, or update the name and metadata of existing ones.",
+    input: AddOrganizationsInput,
+    output: BatchWithIdResult,
+    handler: (input, caller) => Organizations.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.get",
+    paths: ["/v2/organizations/get"],
+    auth: "apiKey",
+    summary: "List organizations, optionally by id, a page at a time.",
+    input: GetOrganizationsInput,
+    output: OrganizationsPage,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => Organizations.get(caller.apiKey, input)
+  })
+] as const

@@ -1,0 +1,40 @@
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { type ApiError, invalidArgument } from "./ApiError.js"
+
+export interface Issue {
+  readonly path: ReadonlyArray<string | number>
+  readonly message: string
+}
+
+const MAX_ISSUES = 20
+
+const describe = (path: ReadonlyArray<PropertyKey>) =>
+  path.reduce<string>((out, key) => typeof key === "number" ? `${out}[${key}]` : `${out}.${String(key)}`, "data")
+
+/** Effect's messages quote the actual value; a huge value would bloat the answer. */
+const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 297)}...` : message
+
+/**
+ * A decoder for an operation's `data`: a schema violation is INVALID_ARGUMENT,
+ * whose message names the first offending field and whose `details.issues`
+ * lists every problem (DECISIONS.md, "Protocol").
+ */
+export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  return (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> =>
+    Either.mapLeft(decode(data), (error) => {
+      const issues: Array<Issue> = ParseResult.ArrayFormatter.formatErrorSync(error)
+        .slice(0, MAX_ISSUES)
+        .map((issue) => ({
+          path: ["data", ...issue.path.map((key) => typeof key === "number" ? key : String(key))],
+          message: shorten(issue._tag === "Unexpected" ? "is not a known parameter" : issue.message)
+        }))
+      const first = issues[0]
+      const message = first === undefined
+        ? "Invalid data."
+        : `Invalid ${describe(first.path.slice(1))}: ${first.message}`
+      return invalidArgument(message, { issues })
+    })
+}

@@ -1,0 +1,200 @@
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import type { AtriumOptions } from "../Config.js"
+import { Access } from "./Access.js"
+import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
+import { makeDecoder } from "./Decode.js"
+import { errorBody } from "./Envelope.js"
+import { httpStatusOf } from "./ErrorStatus.js"
+import type { Operation } from "./Operation.js"
+
+/** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
+export interface AtriumRequest {
+  readonly method: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  /** The raw body. An adapter may stop reading past `maxBodyBytes`; anything longer is refused here. */
+  readonly body: string | Uint8Array | undefined
+  /** Client address, for the rate limits of public operations. */
+  readonly ip?: string | undefined
+}
+
+export interface AtriumResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** A plain GET document served beside the operations (`/openapi.json`, `/.well-known/jwks.json`, `/healthz`). */
+export type DocumentHandler<R> = Effect.Effect<{ readonly status: number; readonly body: string }, never, R>
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
+
+const respond = (status: number, body: string): AtriumResponse => ({ status, headers: JSON_HEADERS, body })
+
+const fail = (error: ApiError): AtriumResponse => respond(httpStatusOf[error.status], errorBody(error))
+
+const header = (request: AtriumRequest, name: string): string | undefined => {
+  const value = request.headers[name]
+  return typeof value === "string" ? value : value?.[0]
+}
+
+const isJsonContentType = (value: string | undefined) =>
+  value !== undefined && value.split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+
+const byteLength = (body: string | Uint8Array) => typeof body === "string" ? Buffer.byteLength(body) : body.byteLength
+
+const toText = (body: string | Uint8Array) => typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
+
+/**
+ * The body must be a JSON object whose only key is `data`, itself an object
+ * (spec convention 2; DECISIONS.md). Returns the `data` or the error.
+ */
+const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unknown, ApiError> => {
+  if (!isJsonContentType(header(request, "content-type"))) {
+    return Either.left(invalidArgument("Content-Type must be application/json."))
+  }
+  if (request.body === undefined || byteLength(request.body) === 0) {
+    return Either.left(invalidArgument("Request body is empty: send a JSON object {\"data\": {...}}."))
+  }
+  if (byteLength(request.body) > maxBodyBytes) {
+    return Either.left(invalidArgument(`Request body is larger than ${maxBodyBytes} bytes.`))
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(toText(request.body))
+  } catch {
+    return Either.left(invalidArgument("Request body is not valid JSON."))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return Either.left(invalidArgument("Request body must be a JSON object {\"data\": {...}}."))
+  }
+  for (const key in body) {
+    if (key !== "data") {
+      return Either.left(invalidArgument(`Unexpected top-level key "${key}": parameters belong inside "data".`))
+    }
+  }
+  if (!("data" in body)) {
+    return Either.left(invalidArgument("Request body must wrap its parameters in \"data\"."))
+  }
+  const data = (body as { data: unknown }).data
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return Either.left(invalidArgument("\"data\" must be a JSON object."))
+  }
+  return Either.right(data)
+}
+
+export interface DispatcherOptions<R> {
+  readonly operations: ReadonlyArray<Operation<any, any, any, any, R>>
+  readonly documents: Readonly<Record<string, DocumentHandler<R>>>
+  readonly options: AtriumOptions
+  readonly runtime: Runtime.Runtime<R | Access>
+}
+
+/**
+ * The request path: route, protocol checks, authentication, the organization
+ * gate, decoding, then the operation's handler, run on a runtime built once.
+ * A lean table lookup instead of a general router: see docs/architecture.md
+ * for the measurements behind it.
+ */
+export const makeDispatcher = <R>({ documents, operations, options, runtime }: DispatcherOptions<R>) => {
+  const names = {
+    apiKey: `${options.headerPrefix}-api-key`,
+    authToken: `${options.headerPrefix}-auth-token`,
+    workspaceId: `${options.headerPrefix}-workspace-id`,
+    workspaceToken: `${options.headerPrefix}-workspace-auth-token`
+  }
+  const runExit = Runtime.runPromiseExit(runtime)
+  const runFork = Runtime.runFork(runtime)
+
+  const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R | Access>>()
+  const successStatus = new Map<string, number>()
+  for (const operation of operations) {
+    const decode = makeDecoder(operation.input)
+    const organizationOf = operation.organization
+    const run = (data: unknown, caller: any) =>
+      Either.match(decode(data), {
+        onLeft: (error) => Effect.fail(error),
+        onRight: (input) => {
+          const organizationId = organizationOf?.(input)
+          const handled = operation.handler(input, caller)
+          return organizationId === undefined || caller.mode !== "apiKey"
+            ? handled
+            : Effect.zipRight(
+              Effect.flatMap(Access, (access) => access.ensureOrganizationEnabled(caller.apiKey, organizationId)),
+              handled
+            )
+        }
+      })
+    const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R | Access> => {
+      const ip = request.ip ?? ""
+      switch (operation.auth) {
+        case "public":
+          return run(data, { mode: "public", ip })
+        case "workspace":
+          return Effect.flatMap(Access, (access) =>
+            Effect.flatMap(
+              access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceToken), ip),
+              (caller) => run(data, caller)
+            ))
+        default:
+          return Effect.flatMap(Access, (access) =>
+            Effect.flatMap(
+              access.apiKeyCaller(header(request, names.apiKey), header(request, names.authToken), ip),
+              (caller) => run(data, caller)
+            ))
+      }
+    }
+    for (const path of operation.paths) {
+      if (routes.has(path)) throw new Error(`Two operations claim ${path}`)
+      routes.set(path, route)
+      successStatus.set(path, operation.successStatus ?? 200)
+    }
+  }
+
+  const logDefect = (path: string, cause: Cause.Cause<unknown>) =>
+    runFork(Effect.logError(`${path}: unexpected failure`, cause))
+
+  const serveDocument = (path: string, document: DocumentHandler<R>): Promise<AtriumResponse> =>
+    runExit(document).then((exit) => {
+      if (Exit.isSuccess(exit)) return respond(exit.value.status, exit.value.body)
+      logDefect(path, exit.cause)
+      return fail(internal("Internal error."))
+    })
+
+  return async (request: AtriumRequest): Promise<AtriumResponse> => {
+    const query = request.path.indexOf("?")
+    const path = query === -1 ? request.path : request.path.slice(0, query)
+    const route = routes.get(path)
+    if (route === undefined) {
+      const document = documents[path]
+      if (document !== undefined && (request.method === "GET" || request.method === "HEAD")) {
+        return serveDocument(path, document)
+      }
+      return fail(notFound(`No operation at ${path}.`))
+    }
+    if (request.method !== "POST") {
+      return fail(invalidArgument(`Method ${request.method} is not allowed: every operation is a POST.`))
+    }
+    const data = unwrap(request, options.maxBodyBytes)
+    if (Either.isLeft(data)) return fail(data.left)
+
+    const exit = await runExit(route(request, data.right))
+    if (Exit.isSuccess(exit)) {
+      try {
+        return respond(successStatus.get(path)!, JSON.stringify({ result: exit.value }))
+      } catch (error) {
+        logDefect(path, Cause.die(error))
+        return fail(internal("Internal error."))
+      }
+    }
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure) && failure.value instanceof ApiError) return fail(failure.value)
+    logDefect(path, exit.cause)
+    return fail(internal("Internal error."))
+  }
+}

@@ -1,0 +1,49 @@
+import * as Schema from "effect/Schema"
+import type { ApiError } from "./ApiError.js"
+import { type ErrorStatus, errorStatuses } from "./ErrorStatus.js"
+
+/** `result` of an ordinary operation: `{ status: "success", message, data }`. */
+export interface Success<D> {
+  readonly status: "success"
+  readonly message: string
+  readonly data: D
+}
+
+export const success = <D>(message: string, data: D): Success<D> => ({ status: "success", message, data })
+
+/** Output schema of an ordinary operation, plus any keys the spec puts beside `data`. */
+export const SuccessResult = <D extends Schema.Schema.Any, F extends Schema.Struct.Fields = {}>(
+  data: D,
+  beside?: F
+) =>
+  Schema.Struct({
+    status: Schema.Literal("success"),
+    message: Schema.String,
+    data,
+    ...(beside ?? ({} as F))
+  })
+
+/** Per-item outcome of a batch operation (spec convention 5). */
+export const BatchItem = Schema.Struct({ success: Schema.Boolean, message: Schema.String })
+export const BatchItemWithId = Schema.Struct({ success: Schema.Boolean, id: Schema.String, message: Schema.String })
+export const BatchResult = <I extends Schema.Schema.Any>(item: I) => Schema.Record({ key: Schema.String, value: item })
+
+/** The error envelope, for OpenAPI. */
+export const ErrorEnvelope = Schema.Struct({
+  error: Schema.Struct({
+    status: Schema.Literal(...(errorStatuses as [ErrorStatus, ...Array<ErrorStatus>])),
+    message: Schema.String,
+    code: Schema.optional(Schema.Number),
+    details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  })
+}).annotations({ identifier: "ErrorEnvelope" })
+
+export const errorBody = (error: ApiError): string => {
+  const body: { status: string; message: string; code?: number; details?: unknown } = {
+    status: error.status,
+    message: error.message
+  }
+  if (error.code !== undefined) body.code = error.code
+  if (error.details !== undefined) body.details = error.details
+  return JSON.stringify({ error: body })
+}

@@ -1,0 +1,85 @@
+import type * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import type { ApiError } from "./ApiError.js"
+import type { ErrorStatus } from "./ErrorStatus.js"
+
+/** The spec's three authentication modes. */
+export type AuthMode = "apiKey" | "workspace" | "public"
+
+/** Who is calling: every record an API-key operation touches belongs to `apiKey`. */
+export interface ApiKeyCaller {
+  readonly mode: "apiKey"
+  readonly apiKey: string
+  readonly workspaceId: string
+  readonly ip: string
+}
+export interface WorkspaceCaller {
+  readonly mode: "workspace"
+  readonly workspaceId: string
+  readonly ip: string
+}
+export interface PublicCaller {
+  readonly mode: "public"
+  readonly ip: string
+}
+export type CallerOf<A extends AuthMode> = A extends "apiKey" ? ApiKeyCaller
+  : A extends "workspace" ? WorkspaceCaller
+  : PublicCaller
+
+/**
+ * One row of the operation table. Routing, decoding, the envelope, the OpenAPI
+ * document and the reference table are all derived from these rows.
+ */
+export interface Operation<
+  A extends AuthMode = AuthMode,
+  I = any,
+  O = any,
+  E extends ErrorStatus = ErrorStatus,
+  R = any
+> {
+  /** Stable name, e.g. `organizations.documents.get`. */
+  readonly name: string
+  /** Every path the operation answers on (`/v1/...`, `/v2/...`). */
+  readonly paths: ReadonlyArray<string>
+  readonly auth: A
+  readonly summary: string
+  /** Schema of the request's `data`. */
+  readonly input: Schema.Schema<I, any, never>
+  /** Schema of the response's `result`. */
+  readonly output: Schema.Schema<O, any, never>
+  /** Errors the handler can fail with (protocol errors are added for every operation). */
+  readonly errors: ReadonlyArray<E>
+  /** HTTP status of a success (default 200). */
+  readonly successStatus?: number
+  /**
+   * The organization whose data the call reads or writes. The dispatcher
+   * refuses the call with PERMISSION_DENIED while that organization is disabled.
+   */
+  readonly organization?: (input: I) => string | undefined
+  readonly handler: (input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>, R>
+}
+
+/** Declares an operation; the type parameters check the handler against the schemas and the error list. */
+export const defineOperation = <
+  const A extends AuthMode,
+  I,
+  IE,
+  O,
+  OE,
+  const E extends ErrorStatus = never,
+  R = never
+>(operation: {
+  readonly name: string
+  readonly paths: ReadonlyArray<string>
+  readonly auth: A
+  readonly summary: string
+  readonly input: Schema.Schema<I, IE, never>
+  readonly output: Schema.Schema<O, OE, never>
+  readonly errors?: ReadonlyArray<E>
+  readonly successStatus?: number
+  readonly organization?: (input: I) => string | undefined
+  readonly handler: (input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>, R>
+}): Operation<A, I, O, E, R> => ({ errors: [], ...operation }) as Operation<A, I, O, E, R>
+
+/** The services every operation of a table needs. */
+export type OperationRequirements<T extends ReadonlyArray<Operation>> = T[number] extends Operation<any, any, any, any, infer R> ? R : never

@@ -1,0 +1,53 @@
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { randomBytes } from "node:crypto"
+import { canonicalJson, makePageTokenCodec } from "../crypto/PageToken.js"
+import { ServerSecretsRepo } from "../ports/ServerSecretsRepo.js"
+import { type ApiError, invalidArgument } from "./ApiError.js"
+
+/**
+ * Opaque page tokens: a cursor encrypted and bound to the API key, the
+ * operation and the query's filters, so a token is only good for the query
+ * that made it (DECISIONS.md, "Data").
+ */
+export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageTokens, {
+  readonly encode: (scope: PageScope, cursor: unknown) => Effect.Effect<string>
+  readonly decode: (scope: PageScope, token: string) => Effect.Effect<unknown, ApiError<"INVALID_ARGUMENT">>
+}>() {
+  static readonly layer = Layer.effect(
+    PageTokens,
+    Effect.gen(function*() {
+      const secrets = yield* ServerSecretsRepo
+      const secret = yield* secrets.getOrCreate("page-token-key", randomBytes(32).toString("base64"))
+      const codec = makePageTokenCodec(Buffer.from(secret, "base64"))
+      const binding = (scope: PageScope) => `${scope.apiKey}\n${scope.operation}\n${canonicalJson(scope.filters)}`
+      return {
+        encode: (scope, cursor) => Effect.map(Clock.currentTimeMillis, (now) => codec.encode(binding(scope), cursor, now)),
+        decode: (scope, token) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const cursor = codec.decode(binding(scope), token, now)
+            return cursor === undefined
+              ? Effect.fail(invalidArgument(`Invalid ${scope.tokenName ?? "pageToken"}: it is malformed, expired, or was made for another query.`))
+              : Effect.succeed(cursor)
+          })
+      }
+    })
+  )
+}
+
+/** What a page token is bound to. */
+export interface PageScope {
+  readonly apiKey: string
+  readonly operation: string
+  readonly filters: unknown
+  /** The request field that carried the token, for the error message. */
+  readonly tokenName?: string
+}
+
+/** A keyset page: `limit + 1` rows were read to learn whether more exist. */
+export const pageOf = <Row>(rows: ReadonlyArray<Row>, limit: number) => ({
+  items: rows.length > limit ? rows.slice(0, limit) : rows,
+  hasMore: rows.length > limit
+})

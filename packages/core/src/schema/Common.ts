@@ -1,0 +1,50 @@
+import * as Schema from "effect/Schema"
+
+/**
+ * An id supplied by a caller: 1 to 256 characters, no control characters
+ * (DECISIONS.md, "Data"). Every caller-supplied id in every operation uses it.
+ */
+export const Id = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  Schema.maxLength(256, { message: () => "must be at most 256 characters" }),
+  Schema.pattern(/^[^\u0000-\u001f\u007f]*$/, { message: () => "must not contain control characters" })
+).annotations({ identifier: "Id", description: "1 to 256 characters, no control characters." })
+
+/** A list of ids, at most `max` entries. */
+export const Ids = (max?: number) =>
+  max === undefined
+    ? Schema.Array(Id)
+    : Schema.Array(Id).pipe(Schema.maxItems(max, { message: () => `must have at most ${max} entries` }))
+
+/** A non-empty list of ids, at most `max` entries. */
+export const NonEmptyIds = (max?: number) =>
+  Ids(max).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+
+/** An integer in `[min, max]`. */
+export const IntRange = (min: number, max: number) =>
+  Schema.Number.pipe(
+    Schema.int({ message: () => "must be an integer" }),
+    Schema.between(min, max, { message: () => `must be between ${min} and ${max}` })
+  )
+
+/** A page size: 1 to `max` (1000 where the spec names no maximum). */
+export const PageSize = (max = 1000) => IntRange(1, max)
+
+/** Plain text of bounded length. */
+export const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `must be at most ${max} characters` }))
+
+export const NonEmptyText = (max: number) =>
+  Text(max).pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+
+/** An email address (a pragmatic check: one `@`, a dot in the domain, no spaces). */
+export const Email = Schema.String.pipe(
+  Schema.maxLength(320, { message: () => "must be at most 320 characters" }),
+  Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be a valid email address" })
+).annotations({ identifier: "Email" })
+
+/** A JSON object with arbitrary values. */
+export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/** Optional key: absent is allowed, `undefined` is not produced on decode. */
+export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })

@@ -1,0 +1,2 @@
+/** @atrium/core/sql: the repositories written once against @effect/sql's SqlClient. */
+export { SqlStorage } from "./SqlStorage.js"

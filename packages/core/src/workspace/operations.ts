@@ -1,0 +1,88 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  ApiKeyInput,
+  AuthTokensResult,
+  CreateApiKeyInput,
+  CreateApiKeyResult,
+  CreateWorkspaceInput,
+  Empty,
+  ListApiKeysInput,
+  ListApiKeysResult,
+  NullResult,
+  ResetAuthTokenResult,
+  UpdateApiKeyInput,
+  WorkspaceResult
+} from "./WorkspaceSchemas.js"
+import { Workspaces } from "./Workspaces.js"
+
+export const workspaceOperations = [
+  defineOperation({
+    name: "workspace.create",
+    paths: ["/v2/workspace/create"],
+    auth: "public",
+    summary: "Create a workspace with one testing API key. Its secrets are in this answer only.",
+    input: CreateWorkspaceInput,
+    output: WorkspaceResult,
+    errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS", "RESOURCE_EXHAUSTED"],
+    handler: (input, caller) => Workspaces.create(input, caller.ip)
+  }),
+  defineOperation({
+    name: "workspace.get",
+    paths: ["/v2/workspace/get"],
+    auth: "workspace",
+    summary: "Read the workspace and its API keys.",
+    input: Empty,
+    output: WorkspaceResult,
+    errors: ["NOT_FOUND"],
+    handler: (_, caller) => Workspaces.get(caller.workspaceId)
+  }),
+  defineOperation({
+    name: "workspace.apikey.create",
+    paths: ["/v2/workspace/apikey/create"],
+    auth: "workspace",
+    summary: "Create an API key (with an auth token unless createAuthToken is false).",
+    input: CreateApiKeyInput,
+    output: CreateApiKeyResult,
+    handler: (input, caller) => Workspaces.createApiKey(caller.workspaceId, input)
+  }),
+  defineOperation({
+    name: "workspace.apikeys.get",
+    paths: ["/v2/workspace/apikeys/get"],
+    auth: "workspace",
+    summary: "List the workspace's API keys, a page at a time.",
+    input: ListApiKeysInput,
+    output: ListApiKeysResult,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => Workspaces.listApiKeys(caller.workspaceId, input)
+  }),
+  defineOperation({
+    name: "workspace.apikey.update",
+    paths: ["/v2/workspace/apikey/update"],
+    auth: "workspace",
+    summary: "Rename an API key.",
+    input: UpdateApiKeyInput,
+    output: NullResult,
+    errors: ["NOT_FOUND"],
+    handler: (input, caller) => Workspaces.updateApiKey(caller.workspaceId, input)
+  }),
+  defineOperation({
+    name: "workspace.authtokens.get",
+    paths: ["/v2/workspace/authtokens/get"],
+    auth: "workspace",
+    summary: "List an API key's auth tokens (masked: only a hash is stored).",
+    input: ApiKeyInput,
+    output: AuthTokensResult,
+    errors: ["NOT_FOUND"],
+    handler: (input, caller) => Workspaces.getAuthTokens(caller.workspaceId, input.apiKey)
+  }),
+  defineOperation({
+    name: "workspace.authtoken.reset",
+    paths: ["/v2/workspace/authtoken/reset"],
+    auth: "workspace",
+    summary: "Replace an API key's auth tokens with a new one, shown in this answer only.",
+    input: ApiKeyInput,
+    output: ResetAuthTokenResult,
+    errors: ["NOT_FOUND"],
+    handler: (input, caller) => Workspaces.resetAuthToken(caller.workspaceId, input.apiKey)
+  })
+] as const

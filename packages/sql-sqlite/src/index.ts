@@ -1,0 +1,51 @@
+/**
+ * @atrium/sql-sqlite: Atrium's storage on an embedded SQLite database.
+ * The repositories come from `@atrium/core/sql`; this package adds the client and the migrations.
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import type { StorageServices } from "@atrium/core"
+import { SqlStorage } from "@atrium/core/sql"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import * as LeanSqliteClient from "./LeanSqliteClient.js"
+import { migrations } from "./migrations/index.js"
+
+export interface SqliteStorageOptions {
+  /** Database file, or `:memory:`. Its folder is created if missing. */
+  readonly filename: string
+  /**
+   * `lean` (default): Atrium's minimal client over better-sqlite3.
+   * `effect`: `@effect/sql-sqlite-node`'s client. Both pass the same storage suite; lean is faster (docs/benchmarks.md).
+   */
+  readonly client?: "lean" | "effect"
+  /** Run pending migrations when the layer is built (default true). */
+  readonly migrate?: boolean
+}
+
+export const MIGRATIONS_TABLE = "atrium_migrations"
+
+/** Applies pending migrations; returns the ids applied now. */
+export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
+  Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE })
+
+/** The SqlClient alone (for `atrium migrate` and tests). */
+export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient, SqlError> => {
+  if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
+  return options.client === "effect"
+    ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie) as unknown as Layer.Layer<SqlClient.SqlClient, SqlError>
+    : LeanSqliteClient.layer({ filename: options.filename })
+}
+
+/** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */
+export const layer = (options: SqliteStorageOptions): Layer.Layer<StorageServices | SqlClient.SqlClient, SqlError | Migrator.MigrationError> => {
+  const client = clientLayer(options)
+  const migrated = options.migrate === false ? Layer.empty : Layer.effectDiscard(migrate)
+  return Layer.merge(SqlStorage, migrated).pipe(Layer.provideMerge(client))
+}
+
+export const SqliteStorage = { layer, clientLayer, migrate }
