@@ -1,0 +1,99 @@
+/**
+ * The backends every operation test runs against: in-memory storage called in
+ * process, SQLite called in process, and SQLite behind a real node:http server.
+ * Each `start()` gives a fresh, empty store.
+ */
+import { type AtriumHandler, type AtriumOptionsInput, type Mailer } from "@atrium/core"
+import { createTestWorkspace, directClient, httpClient, MemoryStorage, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
+import { toNodeListener } from "@atrium/node-http"
+import { SqliteStorage } from "@atrium/sql-sqlite"
+import type * as Layer from "effect/Layer"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe } from "vitest"
+
+export interface Started {
+  readonly atrium: AtriumHandler
+  readonly client: TestClient
+  /** A new workspace with one API key: its headers. */
+  readonly workspace: (ownerEmail?: string) => Promise<TestCredentials>
+  readonly stop: () => Promise<void>
+}
+
+export interface StartOptions {
+  readonly options?: AtriumOptionsInput
+  readonly mailer?: Layer.Layer<Mailer>
+}
+
+export interface Backend {
+  readonly name: string
+  readonly start: (options?: StartOptions) => Promise<Started>
+}
+
+const sqliteFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-test-"))
+  return { filename: join(dir, "atrium.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const started = async (atrium: AtriumHandler, client: TestClient, stop: () => Promise<void>): Promise<Started> => {
+  await atrium.ready()
+  return { atrium, client, workspace: (email) => createTestWorkspace(client, email), stop }
+}
+
+export const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+
+export const backends: ReadonlyArray<Backend> = [
+  {
+    name: "memory",
+    start: async ({ mailer, options } = {}) => {
+      const atrium = testAtrium(MemoryStorage, options, mailer)
+      return started(atrium, directClient(atrium), () => atrium.dispose())
+    }
+  },
+  {
+    name: "sqlite",
+    start: async ({ mailer, options } = {}) => {
+      const db = sqliteFile()
+      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer)
+      return started(atrium, directClient(atrium), async () => {
+        await atrium.dispose()
+        db.cleanup()
+      })
+    }
+  },
+  {
+    name: "sqlite over node-http",
+    start: async ({ mailer, options } = {}) => {
+      const db = sqliteFile()
+      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer)
+      const server = createServer(toNodeListener(atrium))
+      const url = await listen(server)
+      return started(atrium, httpClient(url), async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+        await atrium.dispose()
+        db.cleanup()
+      })
+    }
+  }
+]
+
+/**
+ * Runs `suite` once per backend, with a started backend shared by the suite's
+ * tests (each test makes its own workspace, so tests never see each other's data).
+ */
+export const forEachBackend = (title: string, suite: (ctx: () => Started) => void, options?: StartOptions) => {
+  for (const backend of backends) {
+    describe(`${title} [${backend.name}]`, () => {
+      let current: Started | undefined
+      beforeAll(async () => {
+        current = await backend.start(options)
+      })
+      afterAll(() => current?.stop())
+      suite(() => current!)
+    })
+  }
+}
