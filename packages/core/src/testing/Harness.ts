@@ -66,7 +66,7 @@ export const httpClient = (baseUrl: string): TestClient =>
     const response = await fetch(baseUrl + request.path, {
       method: request.method ?? "POST",
       headers: request.headers ?? {},
-      ...(request.body !== undefined && { body: request.body })
+      ...(request.body !== undefined && { body: request.body as BodyInit })
     })
     return { status: response.status, text: await response.text() }
   })

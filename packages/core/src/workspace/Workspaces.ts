@@ -78,11 +78,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
         key === undefined || key.workspaceId !== workspaceId ? Effect.fail(notFound(API_KEY_NOT_FOUND)) : Effect.succeed(key))
 
     return {
-      /** Public, rate limited per IP; refuses disposable emails and a second workspace for one email. */
-      create: (input: typeof CreateWorkspaceInput.Type, ip: string) =>
+      /**
+       * Refuses disposable emails and a second workspace for one email. Callers
+       * over HTTP are rate limited per IP; the operator's CLI passes no IP.
+       */
+      create: (input: typeof CreateWorkspaceInput.Type, ip: string | undefined) =>
         Effect.gen(function*() {
           if (isDisposableEmail(input.ownerEmail, config.disposableEmailDomains)) return yield* invalidArgument(DISPOSABLE_EMAIL)
-          yield* limiter.consume([[`workspace-create:ip:${ip}`, config.rateLimits.workspaceCreatePerIp]])
+          if (ip !== undefined) yield* limiter.consume([[`workspace-create:ip:${ip}`, config.rateLimits.workspaceCreatePerIp]])
           return yield* withTransaction(Effect.gen(function*() {
             if ((yield* repo.countWorkspacesOwnedBy(input.ownerEmail)) > 0) {
               return yield* alreadyExists("A workspace already exists for this email address")

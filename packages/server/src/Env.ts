@@ -1,0 +1,31 @@
+import type { AtriumOptionsInput } from "@atrium/core"
+
+/** Settings of the ready-to-run server, read from the environment once, at start. */
+export interface ServerEnv {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: string
+  readonly options: AtriumOptionsInput
+}
+
+export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
+
+const int = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined || value === "") return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`)
+  return parsed
+}
+
+export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
+  port: int("PORT", env.PORT, 8080),
+  host: env.HOST ?? "0.0.0.0",
+  databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+  options: {
+    ...(env.ATRIUM_HEADER_PREFIX && { headerPrefix: env.ATRIUM_HEADER_PREFIX }),
+    ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),
+    ...(env.ATRIUM_MAX_BODY_BYTES && { maxBodyBytes: int("ATRIUM_MAX_BODY_BYTES", env.ATRIUM_MAX_BODY_BYTES, 1024 * 1024) }),
+    ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
+    ...(env.ATRIUM_ALLOW_PRIVATE_NETWORKS === "true" && { allowPrivateNetworks: true })
+  }
+})

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/** The `atrium` command: serve, migrate, workspace create. */
+import * as Schema from "effect/Schema"
+import { Email } from "@atrium/core"
+import { createWorkspace, migrate } from "./Commands.js"
+import { readEnv } from "./Env.js"
+import { serve } from "./Serve.js"
+
+const USAGE = `Usage:
+  atrium serve                                         start the server (PORT, DATABASE_URL)
+  atrium migrate                                       apply pending database migrations
+  atrium workspace create --email <email> [--name <name>]
+                                                       create a workspace; prints one JSON object
+
+Environment:
+  PORT                      port to listen on (default 8080)
+  HOST                      address to listen on (default 0.0.0.0)
+  DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db)
+  ATRIUM_CONSOLE_DOMAIN     domain a login link may continue to (besides localhost)
+  ATRIUM_HEADER_PREFIX      credential header prefix (default x-service; x-velt for hosted-service clients)
+  ATRIUM_MAX_BODY_BYTES     largest request body (default 1048576)
+`
+
+const flag = (args: ReadonlyArray<string>, name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`)
+  if (i === -1) return undefined
+  const value = args[i + 1]
+  if (value === undefined || value.startsWith("--")) throw new Error(`--${name} needs a value`)
+  return value
+}
+
+const fail = (message: string): never => {
+  process.stderr.write(`atrium: ${message}\n`)
+  process.exit(1)
+}
+
+const main = async (args: ReadonlyArray<string>) => {
+  const [command, sub] = args
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(USAGE)
+    return
+  }
+  const env = readEnv()
+  switch (command) {
+    case "serve": {
+      const running = await serve(env)
+      const stop = (signal: string) => {
+        process.stdout.write(`atrium: ${signal}, shutting down\n`)
+        running.close().then(() => process.exit(0), (error) => fail(String(error)))
+      }
+      process.once("SIGTERM", () => stop("SIGTERM"))
+      process.once("SIGINT", () => stop("SIGINT"))
+      return
+    }
+    case "migrate": {
+      const applied = await migrate(env)
+      process.stdout.write(applied.length === 0 ? "atrium: database is up to date\n" : `atrium: applied ${applied.join(", ")}\n`)
+      return
+    }
+    case "workspace": {
+      if (sub !== "create") return fail(`unknown command "workspace ${sub ?? ""}"\n${USAGE}`)
+      const ownerEmail = flag(args, "email") ?? fail("workspace create needs --email <email>")
+      if (!Schema.is(Email)(ownerEmail)) return fail(`"${ownerEmail}" is not a valid email address`)
+      const name = flag(args, "name")
+      const created = await createWorkspace(env, { ownerEmail, ...(name !== undefined && { name }) })
+      process.stdout.write(JSON.stringify(created) + "\n")
+      return
+    }
+    default:
+      return fail(`unknown command "${command}"\n${USAGE}`)
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => fail(error instanceof Error ? error.message : String(error)))

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest"
+import { forEachBackend } from "../support/backends.js"
+
+const json = { "content-type": "application/json" }
+const PATH = "/v2/organizations/documents/get"
+
+forEachBackend("protocol", (ctx) => {
+  const expectError = (answer: { status: number; body: any }, http: number, status: string, message?: string | RegExp) => {
+    expect(answer.status).toBe(http)
+    expect(Object.keys(answer.body)).toEqual(["error"])
+    expect(answer.body.error.status).toBe(status)
+    if (typeof message === "string") expect(answer.body.error.message).toBe(message)
+    else if (message) expect(answer.body.error.message).toMatch(message)
+  }
+
+  describe("malformed requests", () => {
+    it("refuses a body without the data wrapper", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const answer = await client.raw({ path: PATH, headers: { ...json, ...creds.headers }, body: JSON.stringify({ organizationId: "o" }) })
+      expectError(answer, 400, "INVALID_ARGUMENT", 'Unexpected top-level key "organizationId": parameters belong inside "data".')
+    })
+
+    it("refuses an empty object (no data)", async () => {
+      const { client } = ctx()
+      expectError(await client.raw({ path: PATH, headers: json, body: "{}" }), 400, "INVALID_ARGUMENT", 'Request body must wrap its parameters in "data".')
+    })
+
+    it("refuses an extra top-level key beside data", async () => {
+      const { client } = ctx()
+      const answer = await client.raw({ path: PATH, headers: json, body: JSON.stringify({ data: {}, extra: 1 }) })
+      expectError(answer, 400, "INVALID_ARGUMENT", 'Unexpected top-level key "extra": parameters belong inside "data".')
+    })
+
+    it("refuses bad JSON", async () => {
+      const { client } = ctx()
+      expectError(await client.raw({ path: PATH, headers: json, body: '{"data": {' }), 400, "INVALID_ARGUMENT", "Request body is not valid JSON.")
+    })
+
+    it("refuses a JSON array, a string and null", async () => {
+      const { client } = ctx()
+      for (const body of ["[]", '"data"', "null", "42"]) {
+        expectError(await client.raw({ path: PATH, headers: json, body }), 400, "INVALID_ARGUMENT", 'Request body must be a JSON object {"data": {...}}.')
+      }
+    })
+
+    it("refuses data that is not an object", async () => {
+      const { client } = ctx()
+      for (const data of ["[]", "1", "null", '"x"']) {
+        expectError(await client.raw({ path: PATH, headers: json, body: `{"data": ${data}}` }), 400, "INVALID_ARGUMENT", '"data" must be a JSON object.')
+      }
+    })
+
+    it("refuses a missing body", async () => {
+      const { client } = ctx()
+      expectError(await client.raw({ path: PATH, headers: json }), 400, "INVALID_ARGUMENT", /Request body is empty/)
+    })
+
+    it("refuses another content type, and accepts a charset parameter", async () => {
+      const { client, workspace } = ctx()
+      const body = JSON.stringify({ data: { organizationId: "o" } })
+      for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonp"]) {
+        expectError(await client.raw({ path: PATH, headers: { "content-type": type }, body }), 400, "INVALID_ARGUMENT", "Content-Type must be application/json.")
+      }
+      const creds = await workspace()
+      const ok = await client.raw({ path: PATH, headers: { "content-type": "Application/JSON; charset=utf-8", ...creds.headers }, body })
+      expect(ok.status).toBe(200)
+    })
+
+    it("refuses GET and other methods on an operation", async () => {
+      const { client } = ctx()
+      for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+        const answer = await client.raw({ method, path: PATH, headers: json, ...(method !== "GET" && { body: "{\"data\":{}}" }) })
+        expectError(answer, 400, "INVALID_ARGUMENT", `Method ${method} is not allowed: every operation is a POST.`)
+      }
+    })
+
+    it("answers NOT_FOUND on an unknown path, whatever the method", async () => {
+      const { client } = ctx()
+      expectError(await client.raw({ path: "/v2/nothing/here", headers: json, body: "{\"data\":{}}" }), 404, "NOT_FOUND", "No operation at /v2/nothing/here.")
+      expectError(await client.raw({ method: "GET", path: "/" }), 404, "NOT_FOUND", "No operation at /.")
+      expectError(await client.raw({ path: "/v3/organizations/documents/get", headers: json, body: "{\"data\":{}}" }), 404, "NOT_FOUND")
+    })
+
+    it("refuses a body over the limit, and accepts one just under it", async () => {
+      const { atrium, client, workspace } = ctx()
+      const limit = atrium.options.maxBodyBytes
+      const creds = await workspace()
+      const frame = JSON.stringify({ data: { organizationId: "o", pad: "" } })
+      const padded = (size: number) => JSON.stringify({ data: { organizationId: "o", pad: "x".repeat(size - frame.length) } })
+      expectError(await client.raw({ path: PATH, headers: { ...json, ...creds.headers }, body: padded(limit + 1) }), 400, "INVALID_ARGUMENT", `Request body is larger than ${limit} bytes.`)
+      // At the limit the body is read and decoded: `pad` is not a parameter of this operation.
+      const at = await client.raw({ path: PATH, headers: { ...json, ...creds.headers }, body: padded(limit) })
+      expectError(at, 400, "INVALID_ARGUMENT", "Invalid data.pad: is not a known parameter")
+    })
+
+    it("names every schema problem in details.issues", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const answer = await client.post(PATH, { organizationId: 5, pageSize: 0, documentIds: ["", "ok"] }, creds.headers)
+      expectError(answer, 400, "INVALID_ARGUMENT", /^Invalid data\.organizationId: /)
+      const paths = answer.body.error.details.issues.map((issue: { path: Array<string | number> }) => issue.path.join("."))
+      expect(paths).toEqual(expect.arrayContaining(["data.organizationId", "data.pageSize", "data.documentIds.0"]))
+      expect(answer.body.error.details.issues.every((issue: { message: string }) => issue.message.length > 0)).toBe(true)
+    })
+
+    it("refuses ids over 256 characters or with control characters, and accepts 256 unicode characters", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      expectError(await client.post(PATH, { organizationId: "o".repeat(257) }, creds.headers), 400, "INVALID_ARGUMENT", "Invalid data.organizationId: must be at most 256 characters")
+      expectError(await client.post(PATH, { organizationId: "a\u0000b" }, creds.headers), 400, "INVALID_ARGUMENT", "Invalid data.organizationId: must not contain control characters")
+      expect((await client.post(PATH, { organizationId: "é".repeat(256) }, creds.headers)).status).toBe(200)
+    })
+  })
+
+  describe("credentials", () => {
+    it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const data = { organizationId: "o" }
+      expectError(await client.post(PATH, data), 403, "PERMISSION_DENIED", "Invalid API key.")
+      expectError(await client.post(PATH, data, { "x-service-api-key": creds.apiKey }), 403, "PERMISSION_DENIED", "Invalid API key.")
+      expectError(await client.post(PATH, data, { ...creds.headers, "x-service-auth-token": creds.authToken + "x" }), 403, "PERMISSION_DENIED", "Invalid API key.")
+      expectError(await client.post(PATH, data, { ...creds.headers, "x-service-api-key": "atr_unknown" }), 403, "PERMISSION_DENIED", "Invalid API key.")
+      // Workspace credentials are not API-key credentials.
+      expectError(await client.post(PATH, data, creds.workspaceHeaders), 403, "PERMISSION_DENIED", "Invalid API key.")
+    })
+
+    it("answers PERMISSION_DENIED without, or with wrong, workspace credentials", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const other = await workspace()
+      const path = "/v2/workspace/get"
+      expectError(await client.post(path, {}), 403, "PERMISSION_DENIED", "Invalid workspace credentials.")
+      expectError(await client.post(path, {}, { ...creds.workspaceHeaders, "x-service-workspace-auth-token": other.workspaceAuthToken }), 403, "PERMISSION_DENIED", "Invalid workspace credentials.")
+      expectError(await client.post(path, {}, creds.headers), 403, "PERMISSION_DENIED", "Invalid workspace credentials.")
+      expect((await client.post(path, {}, creds.workspaceHeaders)).status).toBe(200)
+    })
+
+    it("checks credentials before decoding the data", async () => {
+      const { client } = ctx()
+      expectError(await client.post(PATH, { organizationId: 5 }), 403, "PERMISSION_DENIED", "Invalid API key.")
+    })
+
+    it("stops accepting an auth token at once when it is reset", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      expect((await client.post(PATH, { organizationId: "o" }, creds.headers)).status).toBe(200)
+      const reset = await client.post("/v2/workspace/authtoken/reset", { apiKey: creds.apiKey }, creds.workspaceHeaders)
+      expect(reset.status).toBe(200)
+      expectError(await client.post(PATH, { organizationId: "o" }, creds.headers), 403, "PERMISSION_DENIED", "Invalid API key.")
+      const fresh = { ...creds.headers, "x-service-auth-token": reset.body.result.data.newAuthToken.token }
+      expect((await client.post(PATH, { organizationId: "o" }, fresh)).status).toBe(200)
+    })
+  })
+
+  describe("documents beside the operations", () => {
+    it("serves /healthz and /openapi.json", async () => {
+      const { client } = ctx()
+      const health = await client.raw({ method: "GET", path: "/healthz" })
+      expect(health).toMatchObject({ status: 200, body: { status: "ok" } })
+      const openapi = await client.raw({ method: "GET", path: "/openapi.json" })
+      expect(openapi.status).toBe(200)
+      expect(openapi.body.openapi).toBe("3.1.0")
+      expect(Object.keys(openapi.body.paths)).toContain(PATH)
+    })
+
+    it("answers POST on a document path with NOT_FOUND", async () => {
+      const { client } = ctx()
+      const answer = await client.raw({ path: "/healthz", headers: json, body: "{\"data\":{}}" })
+      expectError(answer, 404, "NOT_FOUND")
+    })
+  })
+})
