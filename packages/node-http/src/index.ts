@@ -3,7 +3,7 @@
  * IncomingMessage/ServerResponse pairs). Adapter authors: this file uses only
  * `createAtrium`'s `AtriumHandler` and the `AtriumRequest`/`AtriumResponse` shapes.
  */
-import type { AtriumHandler, AtriumRequest, AtriumResponse } from "@atrium/core"
+import { type AtriumHandler, type AtriumRequest, type AtriumResponse, errorBody, httpStatusOf, notFound } from "@atrium/core"
 import type { IncomingMessage, ServerResponse } from "node:http"
 
 export interface NodeListenerOptions {
@@ -43,6 +43,12 @@ const normalizeBase = (basePath: string | undefined) => {
   return "/" + basePath.replace(/^\/+|\/+$/g, "")
 }
 
+const outsideBase = (url: string): AtriumResponse => ({
+  status: httpStatusOf.NOT_FOUND,
+  headers: { "content-type": "application/json; charset=utf-8" },
+  body: errorBody(notFound(`No operation at ${url.split("?", 1)[0]}.`))
+})
+
 /** Writes an Atrium answer; a refused oversized body also closes the connection rather than read the rest. */
 export const writeResponse = (res: ServerResponse, response: AtriumResponse, closeConnection = false) => {
   const headers: Record<string, string | number> = { ...response.headers, "content-length": Buffer.byteLength(response.body) }
@@ -62,10 +68,10 @@ export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptio
     if (base !== "") {
       if (url !== base && !url.startsWith(base + "/") && !url.startsWith(base + "?")) {
         if (next) return next()
-        path = url // answered NOT_FOUND below with the full path
-      } else {
-        path = url.slice(base.length) || "/"
+        req.resume() // drain the body so the connection can be reused
+        return writeResponse(res, outsideBase(url))
       }
+      path = url.slice(base.length) || "/"
     }
     const method = req.method ?? "GET"
     const bodyless = method === "GET" || method === "HEAD"

@@ -1,0 +1,146 @@
+// Request-path benchmark: `pnpm bench` (builds first). Needs wrk and taskset.
+//   node bench/run.mjs [--duration 10] [--warmup 3] [--connections 10] [--activities 100000]
+// Each server is pinned to core 0 and wrk to core 1, as in stack-notes.md.
+// For each request it prints req/s, p99 and peak RSS of (a) raw node:http + better-sqlite3
+// and (b) `atrium serve` on SQLite, and the ratio b/a.
+import { execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "10" },
+    activities: { type: "string", default: "100000" }
+  }
+})
+const root = new URL("..", import.meta.url).pathname
+const cli = join(root, "packages/server/dist/cli.js")
+const dir = mkdtempSync(join(tmpdir(), "atrium-bench-"))
+const dbFile = join(dir, "bench.db")
+const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}` }
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+// --- seed through Atrium's own operations ---------------------------------
+const creds = JSON.parse(execFileSync(process.execPath, [cli, "workspace", "create", "--email", "bench@example.com"], { env, encoding: "utf8" }))
+const headers = { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
+
+const start = async (command, commandArgs, extraEnv) => {
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const child = spawn("taskset", ["-c", "0", command, ...commandArgs], {
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1", ...extraEnv },
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  child.stdout.resume()
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url + "/healthz")
+      return { child, url }
+    } catch {
+      await sleep(100)
+    }
+  }
+  throw new Error(`${command} did not start`)
+}
+const stop = async ({ child }) => {
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  child.kill("SIGTERM")
+  await exited
+}
+const post = async (url, path, data) => {
+  const response = await fetch(url + path, { method: "POST", headers, body: JSON.stringify({ data }) })
+  const body = await response.json()
+  if (response.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`)
+  return body
+}
+
+const seeding = await start(process.execPath, [cli, "serve"])
+await post(seeding.url, "/v1/organizations/documents/add", {
+  organizationId: "org-bench",
+  documents: Array.from({ length: 1000 }, (_, i) => ({ documentId: `doc-${i}`, documentName: `Document ${i}` }))
+})
+const total = Number(args.activities)
+const batch = 1000
+const t0 = Date.now()
+for (let done = 0; done < total; done += batch) {
+  await post(seeding.url, "/v2/activities/add", {
+    organizationId: "org-bench",
+    documentId: `doc-${(done / batch) % 1000}`,
+    activities: Array.from({ length: Math.min(batch, total - done) }, (_, i) => ({
+      featureType: "comment",
+      actionType: "comment.add",
+      actionUser: { userId: `user-${(done + i) % 97}`, name: "Bench User", email: "bench@example.com" },
+      targetEntityId: `annotation-${done + i}`,
+      displayMessageTemplate: "{{user}} commented",
+      displayMessageTemplateData: { user: { userId: `user-${(done + i) % 97}`, name: "Bench User" } },
+      timestamp: 1_700_000_000_000 + done + i
+    }))
+  })
+}
+await stop(seeding)
+console.log(`seeded 1000 documents and ${total} activities in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+
+// --- measure ----------------------------------------------------------------
+const requests = [
+  { name: "organizations/documents/get (1 documentId)", path: "/v2/organizations/documents/get", data: { organizationId: "org-bench", documentIds: ["doc-42"] } },
+  { name: "activities/get (page of 50 of 100k)", path: "/v2/activities/get", data: { organizationId: "org-bench", pageSize: 50 } }
+]
+const targets = [
+  { name: "raw node:http + better-sqlite3", command: process.execPath, args: [join(root, "bench/raw-server.mjs")], env: { BENCH_DB: dbFile, BENCH_API_KEY: creds.apiKey } },
+  { name: "atrium serve (SQLite)", command: process.execPath, args: [cli, "serve"], env: {} }
+]
+
+const peakRss = (pid) => {
+  let peak = 0
+  const timer = setInterval(() => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1])
+      peak = Math.max(peak, kb)
+    } catch {}
+  }, 50)
+  return () => (clearInterval(timer), peak / 1024)
+}
+
+const wrk = (url, request, seconds) => {
+  const out = execFileSync("taskset", ["-c", "1", "wrk", "-t1", `-c${args.connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url + request.path], {
+    encoding: "utf8",
+    env: { ...process.env, BENCH_BODY: JSON.stringify({ data: request.data }), BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken }
+  })
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)
+  const p99ms = Number(p99[1]) * (p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
+  if (non2xx) throw new Error(`${non2xx[1]} non-2xx answers:\n${out}`)
+  return { rps, p99ms }
+}
+
+const results = []
+for (const request of requests) {
+  for (const target of targets) {
+    const server = await start(target.command, target.args, target.env)
+    // Same answer from both, apart from the page token.
+    const sample = await post(server.url, request.path, request.data)
+    wrk(server.url, request, Number(args.warmup))
+    const rss = peakRss(server.child.pid)
+    const { p99ms, rps } = wrk(server.url, request, Number(args.duration))
+    const rssMb = rss()
+    await stop(server)
+    results.push({ request: request.name, target: target.name, rps, p99ms, rssMb, items: Array.isArray(sample.result.data) ? sample.result.data.length : 0 })
+    console.log(`${request.name} | ${target.name}: ${rps.toFixed(0)} req/s, p99 ${p99ms.toFixed(2)} ms, peak RSS ${rssMb.toFixed(0)} MB`)
+  }
+}
+
+console.log(`\nwrk -t1 -c${args.connections} -d${args.duration}s after ${args.warmup}s warm-up; server on core 0, wrk on core 1; node ${process.version}\n`)
+console.log("| request | server | req/s | p99 ms | peak RSS MB | items |")
+console.log("|---|---|---:|---:|---:|---:|")
+for (const r of results) console.log(`| ${r.request} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p99ms.toFixed(2)} | ${r.rssMb.toFixed(0)} | ${r.items} |`)
+console.log("\n| request | ratio b/a (req/s) |\n|---|---:|")
+for (const request of requests) {
+  const [a, b] = results.filter((r) => r.request === request.name)
+  console.log(`| ${request.name} | ${(b.rps / a.rps).toFixed(2)} |`)
+}
+rmSync(dir, { recursive: true, force: true })

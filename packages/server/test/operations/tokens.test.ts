@@ -1,0 +1,257 @@
+import { verifyToken } from "@atrium/core"
+import { testAtrium } from "@atrium/core/testing"
+import { toNodeListener } from "@atrium/node-http"
+import { SqliteStorage } from "@atrium/sql-sqlite"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { forEachBackend, listen } from "../support/backends.js"
+
+const GENERATE = "/v2/auth/generate_token"
+const JWKS = "/.well-known/jwks.json"
+
+/** The request of compatible-api-facts §7.1. */
+const factsExample = {
+  userId: "user123",
+  userProperties: { isAdmin: false, name: "John Doe", email: "john@example.com" },
+  permissions: {
+    resources: [
+      { type: "organization", id: "org_123", accessRole: "viewer" },
+      { type: "document", id: "doc_456", organizationId: "org_123", accessRole: "editor", expiresAt: 1640995200 }
+    ]
+  }
+}
+
+const segment = (token: string, i: number) => JSON.parse(Buffer.from(token.split(".")[i]!, "base64url").toString("utf8"))
+
+forEachBackend("auth/generate_token", (ctx) => {
+  /** The JWKS exactly as a client gets it: over HTTP with the node-http backend (`fetch(baseUrl + path)`). */
+  const fetchJwks = async () => {
+    const answer = await ctx().client.raw({ method: "GET", path: JWKS })
+    expect(answer.status).toBe(200)
+    return answer.body
+  }
+
+  const generate = async (data: unknown, headers: Readonly<Record<string, string>>) => {
+    const answer = await ctx().client.post(GENERATE, data, headers)
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body.result.data.token as string
+  }
+
+  const expectInvalid = async (data: unknown, field: string) => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const answer = await client.post(GENERATE, data, creds.headers)
+    expect(answer.status, answer.text).toBe(400)
+    expect(answer.body.error.status).toBe("INVALID_ARGUMENT")
+    expect(answer.body.error.message).toContain(field)
+    return answer.body.error
+  }
+
+  describe("happy path", () => {
+    it("answers the facts' example with a token that verifies against the served JWKS, with every claim", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const before = Math.floor(Date.now() / 1000)
+      const answer = await client.post(GENERATE, factsExample, creds.headers)
+      const after = Math.floor(Date.now() / 1000)
+      expect(answer.status).toBe(200)
+      expect(answer.body).toEqual({
+        result: { status: "success", message: "Token generated successfully.", data: { token: expect.any(String) } }
+      })
+      const token: string = answer.body.result.data.token
+
+      const jwks = await fetchJwks()
+      expect(jwks.keys.length).toBeGreaterThanOrEqual(1)
+      for (const key of jwks.keys) {
+        expect(key).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig", kid: expect.any(String) })
+        expect(key.d).toBeUndefined()
+      }
+      const header = segment(token, 0)
+      expect(header).toEqual({ alg: "ES256", kid: expect.any(String), typ: "JWT" })
+      expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(header.kid)
+
+      const verified = await verifyToken(token, { jwks, issuer: "atrium", audience: creds.apiKey })
+      expect(verified).toEqual({
+        issuer: "atrium",
+        userId: "user123",
+        apiKey: creds.apiKey,
+        jti: expect.any(String),
+        issuedAt: expect.any(Number),
+        expiresAt: verified.issuedAt + 172800,
+        user: { userId: "user123", name: "John Doe", email: "john@example.com", isAdmin: false },
+        permissions: {
+          resources: [
+            { type: "organization", id: "org_123", accessRole: "viewer" },
+            // 1640995200 is below 10^12, so seconds: stored as ms (DECISIONS.md "Data").
+            { type: "document", id: "doc_456", organizationId: "org_123", accessRole: "editor", expiresAt: 1640995200000 }
+          ]
+        }
+      })
+      expect(verified.jti.length).toBeGreaterThan(0)
+      expect(verified.issuedAt).toBeGreaterThanOrEqual(before)
+      expect(verified.issuedAt).toBeLessThanOrEqual(after)
+
+      // The registered claim names themselves (DECISIONS.md "Tokens").
+      const payload = segment(token, 1)
+      expect(Object.keys(payload).sort()).toEqual(["aud", "exp", "iat", "iss", "jti", "permissions", "sub", "user"])
+      expect(payload).toMatchObject({ iss: "atrium", sub: "user123", aud: creds.apiKey, jti: verified.jti })
+      expect(payload.exp - payload.iat).toBe(172800)
+    })
+
+    it("defaults accessRole to editor and isAdmin to false, keeps isAdmin true and ms expiresAt as given", async () => {
+      const { workspace } = ctx()
+      const creds = await workspace()
+      const jwks = await fetchJwks()
+      const plain = await generate({
+        userId: "u1",
+        userProperties: { name: "Ann", email: "ann@example.com" },
+        permissions: { resources: [{ type: "folder", id: "f1", organizationId: "o1", expiresAt: 1_900_000_000_123 }] }
+      }, creds.headers)
+      const a = await verifyToken(plain, { jwks })
+      expect(a.user.isAdmin).toBe(false)
+      expect(a.permissions.resources).toEqual([
+        { type: "folder", id: "f1", organizationId: "o1", accessRole: "editor", expiresAt: 1_900_000_000_123 }
+      ])
+
+      const admin = await generate({
+        userId: "u2",
+        userProperties: { isAdmin: true, name: "Bob", email: "bob@example.com" },
+        permissions: { resources: [] }
+      }, creds.headers)
+      const b = await verifyToken(admin, { jwks })
+      expect(b.user).toEqual({ userId: "u2", name: "Bob", email: "bob@example.com", isAdmin: true })
+      expect(b.permissions.resources).toEqual([])
+    })
+
+    it("signs every token with the same stored key, and each token gets its own jti", async () => {
+      const { workspace } = ctx()
+      const creds = await workspace()
+      const first = await generate(factsExample, creds.headers)
+      const second = await generate(factsExample, creds.headers)
+      expect(segment(first, 0).kid).toBe(segment(second, 0).kid)
+      expect(segment(first, 1).jti).not.toBe(segment(second, 1).jti)
+      const jwks = await fetchJwks()
+      expect(jwks.keys).toHaveLength(1)
+      expect(await fetchJwks()).toEqual(jwks)
+    })
+
+    it("binds the token to the calling API key (aud)", async () => {
+      const { workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      const token = await generate(factsExample, a.headers)
+      const jwks = await fetchJwks()
+      await expect(verifyToken(token, { jwks, audience: a.apiKey })).resolves.toMatchObject({ apiKey: a.apiKey })
+      await expect(verifyToken(token, { jwks, audience: b.apiKey })).rejects.toThrow(/aud/)
+    })
+  })
+
+  describe("errors and limits", () => {
+    it("refuses organizationId inside userProperties, saying where it belongs", async () => {
+      const error = await expectInvalid(
+        { ...factsExample, userProperties: { ...factsExample.userProperties, organizationId: "org_123" } },
+        "data.userProperties.organizationId"
+      )
+      expect(error.message).toContain("permissions.resources")
+      expect(error.message).toContain("organization")
+    })
+
+    it("requires organizationId on document and folder resources", async () => {
+      for (const type of ["document", "folder"]) {
+        const error = await expectInvalid(
+          { ...factsExample, permissions: { resources: [{ type: "organization", id: "o" }, { type, id: "x" }] } },
+          "data.permissions.resources[1].organizationId"
+        )
+        expect(error.message).toContain(type)
+      }
+    })
+
+    it("requires userId, userProperties (name, email) and permissions.resources", async () => {
+      const { userId: _u, ...noUserId } = factsExample
+      await expectInvalid(noUserId, "data.userId")
+      const { userProperties: _p, ...noProperties } = factsExample
+      await expectInvalid(noProperties, "data.userProperties")
+      await expectInvalid({ ...factsExample, userProperties: { email: "a@b.co" } }, "data.userProperties.name")
+      await expectInvalid({ ...factsExample, userProperties: { name: "A" } }, "data.userProperties.email")
+      await expectInvalid({ ...factsExample, userProperties: { name: "A", email: "not-an-email" } }, "data.userProperties.email")
+      const { permissions: _r, ...noPermissions } = factsExample
+      await expectInvalid(noPermissions, "data.permissions")
+      await expectInvalid({ ...factsExample, permissions: {} }, "data.permissions.resources")
+      await expectInvalid({ ...factsExample, userId: "" }, "data.userId")
+    })
+
+    it("refuses unknown resource types, access roles and negative expiresAt", async () => {
+      await expectInvalid({ ...factsExample, permissions: { resources: [{ type: "workspace", id: "w" }] } }, "data.permissions.resources[0].type")
+      await expectInvalid(
+        { ...factsExample, permissions: { resources: [{ type: "organization", id: "o", accessRole: "owner" }] } },
+        "data.permissions.resources[0].accessRole"
+      )
+      await expectInvalid(
+        { ...factsExample, permissions: { resources: [{ type: "organization", id: "o", expiresAt: -1 }] } },
+        "data.permissions.resources[0].expiresAt"
+      )
+    })
+
+    it("accepts 100 resources and refuses 101", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const resources = (n: number) => Array.from({ length: n }, (_, i) => ({ type: "organization", id: `o${i}` }))
+      const at = await client.post(GENERATE, { ...factsExample, permissions: { resources: resources(100) } }, creds.headers)
+      expect(at.status).toBe(200)
+      const token = at.body.result.data.token
+      expect((await verifyToken(token, { jwks: await fetchJwks() })).permissions.resources).toHaveLength(100)
+      await expectInvalid({ ...factsExample, permissions: { resources: resources(101) } }, "data.permissions.resources")
+    })
+
+    it("refuses an unwrapped body and invalid API-key credentials", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const unwrapped = await client.raw({
+        path: GENERATE,
+        headers: { "content-type": "application/json", ...creds.headers },
+        body: JSON.stringify(factsExample)
+      })
+      expect(unwrapped.status).toBe(400)
+      expect(unwrapped.body.error.status).toBe("INVALID_ARGUMENT")
+      const denied = await client.post(GENERATE, factsExample, { ...creds.headers, "x-service-auth-token": "wrong" })
+      expect(denied.status).toBe(403)
+      expect(denied.body).toEqual({ error: { status: "PERMISSION_DENIED", message: "Invalid API key." } })
+    })
+  })
+})
+
+describe("auth/generate_token with two servers on one SQLite database", () => {
+  it("keeps the first stored key: tokens of either server verify with the other's JWKS", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-tokens-"))
+    const filename = join(dir, "atrium.db")
+    const first = testAtrium(SqliteStorage.layer({ filename }))
+    await first.ready()
+    const second = testAtrium(SqliteStorage.layer({ filename }))
+    const servers = [createServer(toNodeListener(first)), createServer(toNodeListener(second))]
+    try {
+      const [urlA, urlB] = await Promise.all(servers.map(listen))
+      const post = (url: string, path: string, data: unknown, headers: Record<string, string> = {}) =>
+        fetch(url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data }) })
+          .then((r) => r.json() as Promise<any>)
+      const created = (await post(urlA!, "/v2/workspace/create", { ownerEmail: "two-servers@example.com" })).result.data
+      const [apiKey, entry] = Object.entries(created.apiKeyList)[0] as [string, { authToken: string }]
+      const headers = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
+
+      // Both servers make their first key at the same moment.
+      const [a, b] = await Promise.all([urlA!, urlB!].map((url) => post(url, GENERATE, factsExample, headers)))
+      const [jwksA, jwksB] = await Promise.all([urlA!, urlB!].map((url) => fetch(url + JWKS).then((r) => r.json() as Promise<any>)))
+      expect(jwksA.keys).toHaveLength(1)
+      expect(jwksB).toEqual(jwksA)
+      await expect(verifyToken(a.result.data.token, { jwks: jwksB, audience: apiKey })).resolves.toMatchObject({ userId: "user123" })
+      await expect(verifyToken(b.result.data.token, { jwks: jwksA, audience: apiKey })).resolves.toMatchObject({ userId: "user123" })
+    } finally {
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
+      await first.dispose()
+      await second.dispose()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
