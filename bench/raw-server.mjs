@@ -19,6 +19,7 @@ const answer = (res, body) => {
 }
 
 createServer((req, res) => {
+  if (req.method === "GET") return answer(res, { status: "ok" }) // readiness probe
   const chunks = []
   req.on("data", (chunk) => chunks.push(chunk))
   req.on("end", () => {

@@ -3,7 +3,8 @@
 // Each server is pinned to core 0 and wrk to core 1, as in stack-notes.md.
 // For each request it prints req/s, p99 and peak RSS of (a) raw node:http + better-sqlite3
 // and (b) `atrium serve` on SQLite, and the ratio b/a.
-import { execFileSync, spawn } from "node:child_process"
+import { execFile, execFileSync, spawn } from "node:child_process"
+import { promisify } from "node:util"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -105,8 +106,9 @@ const peakRss = (pid) => {
   return () => (clearInterval(timer), peak / 1024)
 }
 
-const wrk = (url, request, seconds) => {
-  const out = execFileSync("taskset", ["-c", "1", "wrk", "-t1", `-c${args.connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url + request.path], {
+// Asynchronous, so the RSS sampler keeps running while wrk does.
+const wrk = async (url, request, seconds) => {
+  const { stdout: out } = await promisify(execFile)("taskset", ["-c", "1", "wrk", "-t1", `-c${args.connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url + request.path], {
     encoding: "utf8",
     env: { ...process.env, BENCH_BODY: JSON.stringify({ data: request.data }), BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken }
   })
@@ -124,9 +126,9 @@ for (const request of requests) {
     const server = await start(target.command, target.args, target.env)
     // Same answer from both, apart from the page token.
     const sample = await post(server.url, request.path, request.data)
-    wrk(server.url, request, Number(args.warmup))
+    await wrk(server.url, request, Number(args.warmup))
     const rss = peakRss(server.child.pid)
-    const { p99ms, rps } = wrk(server.url, request, Number(args.duration))
+    const { p99ms, rps } = await wrk(server.url, request, Number(args.duration))
     const rssMb = rss()
     await stop(server)
     results.push({ request: request.name, target: target.name, rps, p99ms, rssMb, items: Array.isArray(sample.result.data) ? sample.result.data.length : 0 })

@@ -7,10 +7,12 @@ import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
 import { openApiDocument } from "./protocol/OpenApi.js"
+import { JobRunner } from "./jobs/JobRunner.js"
 import { Ids } from "./ports/Ids.js"
 import { Mailer } from "./ports/Mailer.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { WebhookTransport } from "./ports/WebhookTransport.js"
+import { Tokens } from "./tokens/Tokens.js"
 import { DomainServices } from "./Services.js"
 import type { StorageServices } from "./Storage.js"
 
@@ -24,6 +26,12 @@ export interface AtriumLayerConfig<E = never, R = never> {
   readonly ids?: Layer.Layer<Ids>
   /** Outgoing HTTP for webhooks and the permission provider (default: fetch). */
   readonly transport?: Layer.Layer<WebhookTransport>
+  /**
+   * Run background jobs (user-data deletion, document migration) in this
+   * process for as long as it lives. Off by default: hosts without long-lived
+   * processes call `JobRunner.runDue` from a scheduler instead.
+   */
+  readonly runJobs?: boolean
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
@@ -35,7 +43,8 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
     config.ids ?? Ids.Random,
     config.transport ?? WebhookTransport.Fetch
   )
-  return DomainServices.pipe(Layer.provideMerge(ports))
+  const services = DomainServices.pipe(Layer.provideMerge(ports))
+  return config.runJobs === true ? JobRunner.background().pipe(Layer.provideMerge(services)) : services
 }
 
 export type AtriumServices = Layer.Layer.Success<ReturnType<typeof atriumLayer<never, never>>>
@@ -63,6 +72,7 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   const openApi = JSON.stringify(openApiDocument(operations as any, { headerPrefix: options.headerPrefix }))
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
     "/openapi.json": Effect.succeed({ status: 200, body: openApi }),
+    "/.well-known/jwks.json": Effect.map(Tokens.jwks, (keys) => ({ status: 200, body: JSON.stringify(keys) })),
     "/healthz": Effect.flatMap(StorageHealth, (health) => health.ping).pipe(
       Effect.timeout("2 seconds"),
       Effect.match({

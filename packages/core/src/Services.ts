@@ -1,10 +1,24 @@
 import * as Layer from "effect/Layer"
+import { Activities } from "./activities/Activities.js"
+import { Agents } from "./agents/Agents.js"
 import { Documents } from "./documents/Documents.js"
+import { Folders } from "./folders/Folders.js"
+import { JobRunner } from "./jobs/JobRunner.js"
+import { Jobs } from "./jobs/Jobs.js"
+import { Memory } from "./memory/Memory.js"
+import { NotificationPreferences } from "./notifications/NotificationPreferences.js"
 import { Organizations } from "./organizations/Organizations.js"
+import { Presence } from "./presence/Presence.js"
 import { Access } from "./protocol/Access.js"
 import { PageTokens } from "./protocol/PageTokens.js"
 import { RateLimiter } from "./protocol/RateLimiter.js"
+import { Tokens } from "./tokens/Tokens.js"
+import { UserGroups } from "./users/UserGroups.js"
+import { Users } from "./users/Users.js"
+import { WebhookConfigs } from "./webhooks/WebhookConfigs.js"
+import { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 import { Workspaces } from "./workspace/Workspaces.js"
+import { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 
 /** Protocol services every domain uses. */
 export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, RateLimiter.layer)
@@ -12,6 +26,20 @@ export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, R
 /** Every domain service; each needs the storage port and the protocol services. */
 export const DomainServices = Layer.mergeAll(
   Workspaces.Default,
+  WorkspaceSettings.Default,
   Organizations.Default,
-  Documents.Default
+  Documents.Default,
+  Users.Default,
+  UserGroups.Default,
+  Presence.Default,
+  NotificationPreferences.Default,
+  Jobs.Default,
+  JobRunner.Default,
+  Folders.Default,
+  Activities.Default,
+  WebhookConfigs.Default,
+  WebhookEndpoints.Default,
+  Tokens.Default,
+  Agents.Default,
+  Memory.Default
 ).pipe(Layer.provideMerge(ProtocolServices))

@@ -21,7 +21,7 @@ export interface ServeOptions {
 /** Starts Atrium on node:http with the storage `env.databaseUrl` names. */
 export const serve = async (env: ServerEnv, { log = (line) => process.stdout.write(line + "\n") }: ServeOptions = {}): Promise<RunningServer> => {
   const storage = storageFromUrl(env.databaseUrl)
-  const atrium = createAtrium({ storage: storage.layer, options: env.options })
+  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true })
   await atrium.ready()
   const listener = toNodeListener(atrium, {
     onResponse: (request, response, ms) =>

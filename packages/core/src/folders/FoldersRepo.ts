@@ -24,4 +24,10 @@ export class FoldersRepo extends Context.Tag("@atrium/core/FoldersRepo")<Folders
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<FolderRow | undefined>
   /** Every folder of the organization, ordered by id. */
   readonly listByOrganization: (apiKey: string, organizationId: string) => Effect.Effect<ReadonlyArray<FolderRow>>
+  /** The folders whose parent is one of `parentIds`, ordered by id: one level of a subtree. */
+  readonly listChildren: (
+    apiKey: string,
+    organizationId: string,
+    parentIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<FolderRow>>
 }>() {}

@@ -4,6 +4,9 @@ import * as Layer from "effect/Layer"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
+/** Parent ids per query: stays far below every driver's bound-parameter limit. */
+const PARENTS_PER_QUERY = 500
+
 const toRow = (r: any): FolderRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
@@ -46,7 +49,21 @@ export const SqlFoldersRepo = Layer.effect(
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} ORDER BY id`.pipe(
           Effect.map((rows) => rows.map(toRow)),
           Effect.orDie
+        ),
+      listChildren: (apiKey, organizationId, parentIds) =>
+        Effect.forEach(
+          chunks(parentIds, PARENTS_PER_QUERY),
+          (parents) =>
+            sql`SELECT * FROM folders WHERE ${
+              sql.and([sql`api_key = ${apiKey}`, sql`organization_id = ${organizationId}`, sql.in("parent_folder_id", parents)])
+            }`
+        ).pipe(
+          Effect.map((batches) => batches.flat().map(toRow).sort((a, b) => a.id < b.id ? -1 : 1)),
+          Effect.orDie
         )
     }
   })
 )
+
+const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))

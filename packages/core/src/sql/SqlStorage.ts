@@ -2,14 +2,29 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { SqlActivitiesRepo } from "../activities/SqlActivitiesRepo.js"
+import { SqlAgentExecutionsRepo } from "../agents/SqlAgentExecutionsRepo.js"
 import { SqlDocumentsRepo } from "../documents/SqlDocumentsRepo.js"
 import { SqlFoldersRepo } from "../folders/SqlFoldersRepo.js"
+import { SqlJobDataPort } from "../jobs/SqlJobDataPort.js"
+import { SqlJobsRepo } from "../jobs/SqlJobsRepo.js"
+import { SqlJudgmentsRepo } from "../memory/SqlJudgmentsRepo.js"
+import { SqlNotificationPreferencesRepo } from "../notifications/SqlNotificationPreferencesRepo.js"
 import { SqlOrganizationsRepo } from "../organizations/SqlOrganizationsRepo.js"
 import { SqlRateLimitsRepo } from "../protocol/SqlRateLimitsRepo.js"
 import { SqlServerSecretsRepo } from "../ports/SqlServerSecretsRepo.js"
 import { StorageHealth } from "../ports/StorageHealth.js"
 import { Transactions } from "../ports/Transactions.js"
+import { SqlPresenceRepo } from "../presence/SqlPresenceRepo.js"
 import type { StorageServices } from "../Storage.js"
+import { SqlSigningKeysRepo } from "../tokens/SqlSigningKeysRepo.js"
+import { SqlUserGroupsRepo } from "../users/SqlUserGroupsRepo.js"
+import { SqlUsersRepo } from "../users/SqlUsersRepo.js"
+import { SqlWebhookConfigRepo } from "../webhooks/SqlWebhookConfigRepo.js"
+import { SqlWebhookEndpointsRepo } from "../webhooks/SqlWebhookEndpointsRepo.js"
+import { SqlDomainsRepo } from "../workspace/SqlDomainsRepo.js"
+import { SqlLoginLinksRepo } from "../workspace/SqlLoginLinksRepo.js"
+import { SqlSettingsRepo } from "../workspace/SqlSettingsRepo.js"
 import { SqlWorkspaceRepo } from "../workspace/SqlWorkspaceRepo.js"
 
 const SqlTransactions = Layer.effect(
@@ -34,9 +49,24 @@ const SqlHealth = Layer.effect(
  */
 export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient> = Layer.mergeAll(
   SqlWorkspaceRepo,
+  SqlSettingsRepo,
+  SqlDomainsRepo,
+  SqlLoginLinksRepo,
   SqlOrganizationsRepo,
   SqlDocumentsRepo,
   SqlFoldersRepo,
+  SqlUsersRepo,
+  SqlUserGroupsRepo,
+  SqlPresenceRepo,
+  SqlNotificationPreferencesRepo,
+  SqlJobsRepo,
+  SqlJobDataPort,
+  SqlActivitiesRepo,
+  SqlWebhookConfigRepo,
+  SqlWebhookEndpointsRepo,
+  SqlSigningKeysRepo,
+  SqlAgentExecutionsRepo,
+  SqlJudgmentsRepo,
   SqlServerSecretsRepo,
   SqlRateLimitsRepo,
   SqlTransactions,

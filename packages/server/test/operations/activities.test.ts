@@ -67,6 +67,8 @@ const allPages = async (client: TestClient, creds: TestCredentials, query: Recor
     pageToken = page.body.result.pageToken
     if (pageToken !== undefined) expect(page.body.result.data).toHaveLength(pageSize)
     pages++
+    // A cursor that does not advance would loop forever: fail instead.
+    expect(pages).toBeLessThanOrEqual(100)
   } while (pageToken)
   return { seen, pages }
 }

@@ -1,6 +1,9 @@
 import { type AtriumHandler, JobRunner } from "@atrium/core"
 import { createTestWorkspace, directClient, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -35,6 +38,14 @@ const seed = {
       organizationId,
       documentId
     }, creds.headers),
+  users: (client: TestClient, creds: TestCredentials, organizationId: string, userIds: ReadonlyArray<string>, documentId?: string) =>
+    client.post("/v2/users/add", {
+      organizationId,
+      ...(documentId !== undefined && { documentId, createDocument: true }),
+      users: userIds.map((userId) => ({ userId, name: `Name of ${userId}`, email: `${userId}@example.com` }))
+    }, creds.headers),
+  inboxNone: (client: TestClient, creds: TestCredentials, organizationId: string, documentId: string, userId: string) =>
+    client.post("/v2/notifications/config/set", { organizationId, documentIds: [documentId], userIds: [userId], config: { inbox: "NONE" } }, creds.headers),
   documents: (client: TestClient, creds: TestCredentials, organizationId: string, documents: ReadonlyArray<{ documentId: string; documentName?: string }>) =>
     client.post("/v1/organizations/documents/add", { organizationId, documents }, creds.headers)
 }
@@ -54,6 +65,17 @@ const read = {
     const answer = await client.post("/v2/agents/execution/list", { documentId }, creds.headers)
     expect(answer.status).toBe(200)
     return answer.body.result.items.map((e: { documentId: string }) => e.documentId)
+  },
+  users: async (client: TestClient, creds: TestCredentials, organizationId: string, documentId?: string) => {
+    const answer = await client.post("/v2/users/get", { organizationId, ...(documentId && { documentId }) }, creds.headers)
+    expect(answer.status).toBe(200)
+    return answer.body.result.data.map((u: { userId: string; name: string }) => `${u.userId}:${u.name}`).sort()
+  },
+  /** The user's inbox setting on the document: "NONE" once set, the default "ALL" otherwise. */
+  inbox: async (client: TestClient, creds: TestCredentials, organizationId: string, documentId: string, userId: string) => {
+    const answer = await client.post("/v2/notifications/config/get", { organizationId, documentIds: [documentId], userId }, creds.headers)
+    expect(answer.status).toBe(200)
+    return answer.body.result.data[0].config.inbox
   },
   documents: async (client: TestClient, creds: TestCredentials, organizationId: string) => {
     const answer = await client.post("/v2/organizations/documents/get", { organizationId }, creds.headers)
@@ -75,6 +97,12 @@ forEachBackend("jobs", (ctx) => {
       await seed.activity(client, creds, "o2", "d2", "alice")
       await seed.judgment(client, creds, "o1", "d1", "alice")
       await seed.judgment(client, creds, "o1", "d1", "bob")
+      await seed.users(client, creds, "o1", ["alice", "bob"])
+      await seed.users(client, creds, "o1", ["alice", "bob"], "d1")
+      await seed.users(client, creds, "o2", ["alice"])
+      await seed.inboxNone(client, creds, "o1", "d1", "alice")
+      await seed.inboxNone(client, creds, "o1", "d1", "bob")
+      expect(await read.inbox(client, creds, "o1", "d1", "alice")).toBe("NONE")
 
       const started = await client.post("/v2/users/data/delete", { userIds: ["alice"] }, creds.headers)
       expect(started.status).toBe(202)
@@ -107,6 +135,11 @@ forEachBackend("jobs", (ctx) => {
       expect(await read.activityUsers(client, creds, "o2")).toEqual([])
       expect(await read.judgmentDocuments(client, creds, { reviewerId: "alice" })).toEqual([])
       expect(await read.judgmentDocuments(client, creds, { reviewerId: "bob" })).toEqual(["d1"])
+      expect(await read.users(client, creds, "o1")).toEqual(["bob:Name of bob"])
+      expect(await read.users(client, creds, "o1", "d1")).toEqual(["bob:Name of bob"])
+      expect(await read.users(client, creds, "o2")).toEqual([])
+      expect(await read.inbox(client, creds, "o1", "d1", "alice")).toBe("ALL")
+      expect(await read.inbox(client, creds, "o1", "d1", "bob")).toBe("NONE")
     })
 
     it("narrows the job to organizationIds: one task per kind of data and organization", async () => {
@@ -114,15 +147,20 @@ forEachBackend("jobs", (ctx) => {
       const creds = await workspace()
       await seed.activity(client, creds, "o1", "d1", "alice")
       await seed.activity(client, creds, "o3", "d1", "alice")
-      const everywhere = await client.post("/v2/users/data/delete", { userIds: ["nobody"] }, creds.headers)
+      await seed.users(client, creds, "o1", ["alice"])
+      await seed.users(client, creds, "o3", ["alice"])
+      const one = await client.post("/v2/users/data/delete", { userIds: ["nobody"], organizationIds: ["o9"] }, creds.headers)
       const narrowed = await client.post("/v2/users/data/delete", { userIds: ["alice"], organizationIds: ["o1", "o2"] }, creds.headers)
       expect(narrowed.status).toBe(202)
-      expect(narrowed.body.result.data.tasksCount).toBe(2 * everywhere.body.result.data.tasksCount)
+      expect(narrowed.body.result.data.tasksCount).toBe(2 * one.body.result.data.tasksCount)
 
       await runJobs(atrium)
       expect((await deletionStatus(client, creds, narrowed.body.result.data.jobId)).body.result.data.isDeleteCompleted).toBe(true)
       expect(await read.activityUsers(client, creds, "o1")).toEqual([])
       expect(await read.activityUsers(client, creds, "o3")).toEqual(["alice"])
+      // The user record is shared by every organization: a narrowed job keeps it.
+      expect(await read.users(client, creds, "o1")).toEqual([])
+      expect(await read.users(client, creds, "o3")).toEqual(["alice:Name of alice"])
     })
 
     it("never touches another API key's data", async () => {
@@ -196,6 +234,9 @@ forEachBackend("jobs", (ctx) => {
       await seed.activity(client, creds, "o1", "other", "bob")
       await seed.judgment(client, creds, "o1", "d1", "alice")
       await seed.execution(client, creds, "o1", "d1")
+      await seed.users(client, creds, "o1", ["alice"], "d1")
+      await seed.users(client, creds, "o1", ["bob"], "other")
+      await seed.inboxNone(client, creds, "o1", "d1", "alice")
 
       const started = await migrate(client, creds, { organizationId: "o1", documentId: "d1", newDocumentId: "d2" })
       expect(started.status).toBe(200)
@@ -219,6 +260,10 @@ forEachBackend("jobs", (ctx) => {
       expect(await read.judgmentDocuments(client, creds, { organizationId: "o1" })).toEqual(["d2"])
       expect(await read.executionDocuments(client, creds, "d2")).toEqual(["d2"])
       expect(await read.executionDocuments(client, creds, "d1")).toEqual([])
+      expect(await read.users(client, creds, "o1", "d2")).toEqual(["alice:Name of alice"])
+      expect(await read.users(client, creds, "o1", "other")).toEqual(["bob:Name of bob"])
+      expect(await read.inbox(client, creds, "o1", "d2", "alice")).toBe("NONE")
+      expect(await read.inbox(client, creds, "o1", "d1", "alice")).toBe("ALL")
     })
 
     it("never moves another API key's document", async () => {
@@ -308,11 +353,19 @@ forEachBackend("jobs", (ctx) => {
   })
 })
 
-describe("jobs survive a restart (SQLite file)", () => {
-  it("a job started and partly run before the restart is finished after it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "atrium-jobs-"))
-    const filename = join(dir, "atrium.db")
-    try {
+/** A fresh SQLite file for one test, removed afterwards. */
+const withSqliteFile = async (test: (filename: string) => Promise<void>) => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-jobs-"))
+  try {
+    await test(join(dir, "atrium.db"))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe("jobs on a SQLite file", () => {
+  it("a job started and partly run before a restart is finished after it", () =>
+    withSqliteFile(async (filename) => {
       const first = testAtrium(SqliteStorage.layer({ filename }))
       const client = directClient(first)
       const creds = await createTestWorkspace(client)
@@ -332,8 +385,34 @@ describe("jobs survive a restart (SQLite file)", () => {
       expect(await read.activityUsers(again, creds, "o1")).toEqual([])
       expect(await read.activityUsers(again, creds, "o2")).toEqual([])
       await second.dispose()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }))
+
+  it("a migration moves presence rows; a deletion removes the user's presence and group memberships", () =>
+    withSqliteFile(async (filename) => {
+      const atrium = testAtrium(SqliteStorage.layer({ filename }))
+      const client = directClient(atrium)
+      // No operation reads these tables back: the rows are checked in SQL.
+      const column = (query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<any>, unknown>) =>
+        (atrium.runtime as unknown as ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>).runPromise(
+          Effect.flatMap(SqlClient.SqlClient, query).pipe(Effect.map((rows) => rows.map((row) => Object.values(row).join("/")).sort()))
+        )
+      const creds = await createTestWorkspace(client)
+      await seed.documents(client, creds, "o1", [{ documentId: "d1" }])
+      await client.post("/v2/presence/add", { organizationId: "o1", documentId: "d1", users: [{ userId: "alice" }, { userId: "bob" }] }, creds.headers)
+      await client.post("/v2/organizations/usergroups/add", { organizationId: "o1", organizationUserGroups: [{ groupId: "g1", groupName: "G" }] }, creds.headers)
+      await client.post("/v2/organizations/usergroups/users/add", { organizationId: "o1", organizationUserGroupId: "g1", userIds: ["alice", "bob"] }, creds.headers)
+      const presence = () => column((sql) => sql`SELECT document_id, user_id FROM presence WHERE api_key = ${creds.apiKey}`)
+      const members = () => column((sql) => sql`SELECT group_id, user_id FROM user_group_members WHERE api_key = ${creds.apiKey}`)
+      expect(await members()).toEqual(["g1/alice", "g1/bob"])
+
+      await client.post("/v2/organizations/documents/migrate", { organizationId: "o1", documentId: "d1", newDocumentId: "d2" }, creds.headers)
+      await runJobs(atrium)
+      expect(await presence()).toEqual(["d2/alice", "d2/bob"])
+
+      await client.post("/v2/users/data/delete", { userIds: ["alice"] }, creds.headers)
+      await runJobs(atrium)
+      expect(await presence()).toEqual(["d2/bob"])
+      expect(await members()).toEqual(["g1/bob"])
+      await atrium.dispose()
+    }))
 })

@@ -425,7 +425,7 @@ forEachBackend("workspace settings", (ctx) => {
       })
     }
 
-    it("refuses an update with nothing to change", async () => {
+    it("refuses an update with nothing to change, and malformed triggers", async () => {
       const creds = await ctx().workspace()
       const empty = await post(UPDATE, {}, creds.headers)
       expect(empty.status).toBe(400)
@@ -436,6 +436,12 @@ forEachBackend("workspace settings", (ctx) => {
       const wrongType = await post(UPDATE, { notificationServiceConfig: { triggers: { comment: { add: "yes" } } } }, creds.headers)
       expect(wrongType.status).toBe(400)
       expect(wrongType.body.error.message).toContain("data.notificationServiceConfig.triggers.comment.add")
+      for (const name of ["", "x".repeat(101)]) {
+        const badName = await post(UPDATE, { notificationServiceConfig: { triggers: { huddle: { [name]: true } } } }, creds.headers)
+        expect(badName.status).toBe(400)
+        expect(badName.body.error.message).toContain("data.notificationServiceConfig.triggers.huddle")
+      }
+      expect((await post(UPDATE, { notificationServiceConfig: { triggers: { huddle: { ["x".repeat(100)]: true } } } }, creds.headers)).status).toBe(200)
     })
 
     it("keeps each API key's settings apart", async () => {

@@ -1,0 +1,87 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { success } from "../protocol/Envelope.js"
+import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { Ids } from "../ports/Ids.js"
+import { Transactions } from "../ports/Transactions.js"
+import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
+import type { Activity, AddActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
+
+const DEFAULT_PAGE_SIZE = 1000
+
+/** Sorted and without duplicates: the same filter always binds a page token the same way. */
+const normalized = <A extends string>(values: ReadonlyArray<A>) => Array.from(new Set(values)).sort()
+
+/** The activity log of an organization's documents. */
+export class Activities extends Effect.Service<Activities>()("@atrium/core/Activities", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* ActivitiesRepo
+    const pageTokens = yield* PageTokens
+    const ids = yield* Ids
+    const { withTransaction } = yield* Transactions
+
+    return {
+      /**
+       * activities/add (facts §1.8). The answer is not keyed by id, so the call
+       * is one transaction: every activity is written, or (on a storage failure) none.
+       */
+      add: (apiKey: string, input: typeof AddActivitiesInput.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const metadata = { apiKey, documentId: input.documentId, organizationId: input.organizationId }
+          yield* withTransaction(Effect.forEach(input.activities, ({ id, timestamp, ...fields }) =>
+            Effect.gen(function*() {
+              const activity: Activity = { id: id ?? (yield* ids.make()), ...fields, metadata, timestamp: timestamp ?? now }
+              yield* repo.put(activity)
+            }), { discard: true }))
+          const message = "Activity(s) added successfully."
+          return success(message, { success: true, message })
+        }),
+
+      /** Spec activities/get: filters combine; keyset pages over (timestamp, id). */
+      get: (apiKey: string, input: typeof GetActivitiesInput.Type) =>
+        Effect.gen(function*() {
+          const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
+          const order = input.order ?? "desc"
+          const filters: ActivityFilters = {
+            ...(input.documentId !== undefined && { documentId: input.documentId }),
+            ...(input.targetEntityId !== undefined && { targetEntityId: input.targetEntityId }),
+            ...(input.featureTypes && { featureTypes: normalized(input.featureTypes) }),
+            ...(input.actionTypes && { actionTypes: normalized(input.actionTypes) }),
+            ...(input.userId !== undefined && { userId: input.userId }),
+            ...(input.activityIds && { ids: normalized(input.activityIds) })
+          }
+          const scope = { apiKey, operation: "activities.get", filters: { organizationId: input.organizationId, order, ...filters } }
+          const after = input.pageToken === undefined
+            ? undefined
+            : (yield* pageTokens.decode(scope, input.pageToken)) as ActivityCursor
+          const rows = yield* repo.page(apiKey, input.organizationId, filters, { order, limit: limit + 1, ...(after && { after }) })
+          const page = pageOf(rows, limit)
+          const result = success("Activity(s) retrieved successfully.", page.items)
+          if (!page.hasMore) return result
+          const last = page.items[page.items.length - 1]!
+          const cursor: ActivityCursor = { timestamp: last.timestamp, id: last.id }
+          return { ...result, pageToken: yield* pageTokens.encode(scope, cursor) }
+        }),
+
+      /**
+       * Spec activities/update: each item in its own transaction; an unknown id (or
+       * one of another organization or API key) fails only that item.
+       */
+      update: (apiKey: string, input: typeof UpdateActivitiesInput.Type) =>
+        Effect.gen(function*() {
+          const data: Record<string, { success: boolean; message: string }> = {}
+          for (const { id, ...fields } of input.activities) {
+            data[id] = yield* withTransaction(Effect.gen(function*() {
+              const existing = yield* repo.find(apiKey, input.organizationId, id)
+              if (existing === undefined) return { success: false, message: "Failed to update activity." }
+              yield* repo.put({ ...existing, ...fields })
+              return { success: true, message: "Activity updated." }
+            }))
+          }
+          return success("Activity(s) updated successfully.", data)
+        })
+    }
+  })
+}) {}

@@ -1,0 +1,37 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { Activity, FeatureType, Order } from "./ActivitySchemas.js"
+
+/** Filters of activities/get; every one given must match. */
+export interface ActivityFilters {
+  readonly documentId?: string
+  readonly targetEntityId?: string
+  readonly featureTypes?: ReadonlyArray<FeatureType>
+  readonly actionTypes?: ReadonlyArray<string>
+  /** The acting user (`actionUser.userId`). */
+  readonly userId?: string
+  readonly ids?: ReadonlyArray<string>
+}
+
+/** Position of the last row of a page: activities are ordered by (timestamp, id). */
+export interface ActivityCursor {
+  readonly timestamp: number
+  readonly id: string
+}
+
+/**
+ * Storage port: the activity log of an organization. The API key and
+ * organization of a record are its `metadata.apiKey` and `metadata.organizationId`.
+ */
+export class ActivitiesRepo extends Context.Tag("@atrium/core/ActivitiesRepo")<ActivitiesRepo, {
+  /** Inserts, or replaces the record with the same key, organization and id. */
+  readonly put: (activity: Activity) => Effect.Effect<void>
+  readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<Activity | undefined>
+  /** Keyset page ordered by (timestamp, id) in `order`, strictly after `after`. */
+  readonly page: (
+    apiKey: string,
+    organizationId: string,
+    filters: ActivityFilters,
+    options: { readonly order: Order; readonly after?: ActivityCursor; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<Activity>>
+}>() {}

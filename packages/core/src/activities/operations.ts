@@ -1,0 +1,44 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  ActivitiesPage,
+  AddActivitiesInput,
+  AddActivitiesResult,
+  GetActivitiesInput,
+  UpdateActivitiesInput,
+  UpdateActivitiesResult
+} from "./ActivitySchemas.js"
+import { Activities } from "./Activities.js"
+
+export const activityOperations = [
+  defineOperation({
+    name: "activities.add",
+    paths: ["/v2/activities/add"],
+    auth: "apiKey",
+    summary: "Record activities on a document; an existing id is overwritten.",
+    input: AddActivitiesInput,
+    output: AddActivitiesResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Activities.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "activities.get",
+    paths: ["/v2/activities/get"],
+    auth: "apiKey",
+    summary: "List an organization's activities by document, target, feature, action, user or id, newest first by default, a page at a time.",
+    input: GetActivitiesInput,
+    output: ActivitiesPage,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Activities.get(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "activities.update",
+    paths: ["/v2/activities/update"],
+    auth: "apiKey",
+    summary: "Update the display and change fields of activities; an unknown id fails only that item.",
+    input: UpdateActivitiesInput,
+    output: UpdateActivitiesResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Activities.update(caller.apiKey, input)
+  })
+] as const

@@ -1,0 +1,86 @@
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import { success } from "../protocol/Envelope.js"
+import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { Ids } from "../ports/Ids.js"
+import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "./AgentExecutionsRepo.js"
+import type { AgentExecution, ListExecutionsInput, RecordExecutionInput } from "./AgentSchemas.js"
+
+const DEFAULT_PAGE_SIZE = 50
+const DEFAULT_TRIGGER = "standalone"
+
+const toExecution = (row: AgentExecutionRow): Schema.Schema.Type<typeof AgentExecution> => ({
+  id: row.id,
+  agentId: row.agentId,
+  agentName: row.agentName,
+  agentVersion: row.agentVersion,
+  status: row.status,
+  message: row.message,
+  startedAt: row.startedAt,
+  completedAt: row.completedAt,
+  // Spec: null while running; derived, so it can never disagree with the two timestamps.
+  durationMs: row.completedAt === null ? null : row.completedAt - row.startedAt,
+  trigger: row.trigger,
+  ...(row.organizationId !== null && { organizationId: row.organizationId }),
+  ...(row.documentId !== null && { documentId: row.documentId })
+})
+
+/** Agent executions: recorded by the host (operation or service call) and listed a page at a time. */
+export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* AgentExecutionsRepo
+    const pageTokens = yield* PageTokens
+    const ids = yield* Ids
+
+    return {
+      /** POST /v2/agents/execution/record, also for host apps: upsert by `id` (DECISIONS.md). */
+      record: (apiKey: string, input: typeof RecordExecutionInput.Type) =>
+        Effect.gen(function*() {
+          const row: AgentExecutionRow = {
+            apiKey,
+            id: input.id ?? (yield* ids.make("exec")),
+            agentId: input.agentId,
+            agentName: input.agentName,
+            agentVersion: input.agentVersion,
+            status: input.status,
+            message: input.message,
+            startedAt: input.startedAt,
+            completedAt: input.status === "running" ? null : input.completedAt ?? null,
+            trigger: input.trigger ?? DEFAULT_TRIGGER,
+            organizationId: input.organizationId ?? null,
+            documentId: input.documentId ?? null
+          }
+          yield* repo.upsert(row)
+          return success("Agent execution recorded successfully.", toExecution(row))
+        }),
+
+      /** Spec: POST /v2/agents/execution/list. Keyset pages on (startedAt, id), so equal start times never repeat or skip. */
+      list: (apiKey: string, input: typeof ListExecutionsInput.Type) =>
+        Effect.gen(function*() {
+          const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
+          const order = input.orderDirection ?? "desc"
+          const filters = {
+            ...(input.agentId !== undefined && { agentId: input.agentId }),
+            ...(input.documentId !== undefined && { documentId: input.documentId }),
+            ...(input.organizationId !== undefined && { organizationId: input.organizationId }),
+            ...(input.status !== undefined && { status: input.status })
+          }
+          const scope = { apiKey, operation: "agents.execution.list", filters: { ...filters, order }, tokenName: "cursor" }
+          const after = input.cursor === undefined
+            ? undefined
+            : (yield* pageTokens.decode(scope, input.cursor)) as ExecutionPosition
+          const rows = yield* repo.list(apiKey, filters, { order, limit: limit + 1, ...(after !== undefined && { after }) })
+          const page = pageOf(rows, limit)
+          const last = page.items[page.items.length - 1]
+          return {
+            items: page.items.map(toExecution),
+            nextCursor: page.hasMore && last !== undefined
+              ? yield* pageTokens.encode(scope, { startedAt: last.startedAt, id: last.id })
+              : null,
+            hasMore: page.hasMore
+          }
+        })
+    }
+  })
+}) {}

@@ -1,0 +1,79 @@
+import * as Schema from "effect/Schema"
+import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
+import { Id, IntRange, optional, Text } from "../schema/Common.js"
+import type { AccessType } from "./FoldersRepo.js"
+
+/** The parent id of a top-level folder (spec, Folder). */
+export const ROOT = "root"
+
+/** Deepest `subFolders` nesting folders/get returns (our bound: the spec names none). */
+export const MAX_DEPTH = 10
+
+export const AccessTypeSchema = Schema.Literal("public", "restricted", "organizationPrivate") satisfies Schema.Schema<AccessType>
+
+export const FolderInput = Schema.Struct({
+  folderId: Id,
+  folderName: optional(Text(1000)),
+  /** Omitted: `root`. */
+  parentFolderId: optional(Id),
+  /** Omitted: inherited from the parent (`public` at the root). */
+  accessType: optional(AccessTypeSchema)
+})
+
+export const AddFoldersInput = Schema.Struct({
+  organizationId: Id,
+  createOrganization: optional(Schema.Boolean),
+  folders: Schema.Array(FolderInput).pipe(
+    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+    // The answer is a map keyed by folderId, so one id can only be answered once.
+    Schema.filter((folders) => {
+      const seen = new Set<string>()
+      for (const [index, { folderId }] of folders.entries()) {
+        if (seen.has(folderId)) return { path: [index, "folderId"], message: `${folderId} appears more than once` }
+        seen.add(folderId)
+      }
+      return true
+    })
+  )
+})
+
+export const GetFoldersInput = Schema.Struct({
+  organizationId: Id,
+  /** Omitted: every folder of the organization, flat. */
+  folderId: optional(Id),
+  /** Levels of `subFolders` under `folderId`; omitted: 1 (immediate subfolders only). */
+  maxDepth: optional(IntRange(0, MAX_DEPTH))
+})
+
+export interface Folder {
+  readonly folderId: string
+  readonly folderName: string
+  readonly organizationId: string
+  readonly parentFolderId: string
+  readonly apiKey: string
+  readonly createdAt: number
+  readonly lastUpdated: number
+  readonly ancestors: ReadonlyArray<string>
+  readonly accessType: AccessType
+  readonly inheritAccessFromParent: boolean
+  readonly subFolders?: ReadonlyArray<Folder>
+}
+
+/** The spec's Folder record; `subFolders` only where subfolders were requested. */
+export const Folder: Schema.Schema<Folder> = Schema.Struct({
+  folderId: Schema.String,
+  folderName: Schema.String,
+  organizationId: Schema.String,
+  parentFolderId: Schema.String,
+  apiKey: Schema.String,
+  createdAt: Schema.Number,
+  lastUpdated: Schema.Number,
+  ancestors: Schema.Array(Schema.String),
+  accessType: AccessTypeSchema,
+  inheritAccessFromParent: Schema.Boolean,
+  subFolders: optional(Schema.Array(Schema.suspend((): Schema.Schema<Folder> => Folder)))
+}).annotations({ identifier: "Folder" })
+
+export const AddFoldersResult = SuccessResult(BatchResult(BatchItemWithId))
+
+export const FoldersResult = SuccessResult(Schema.Array(Folder))

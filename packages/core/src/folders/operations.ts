@@ -1,0 +1,28 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { AddFoldersInput, AddFoldersResult, FoldersResult, GetFoldersInput } from "./FolderSchemas.js"
+import { Folders } from "./Folders.js"
+
+export const folderOperations = [
+  defineOperation({
+    name: "organizations.folders.add",
+    paths: ["/v2/organizations/folders/add"],
+    auth: "apiKey",
+    summary: "Add folders under root or an existing folder; without accessType a folder inherits its parent's.",
+    input: AddFoldersInput,
+    output: AddFoldersResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Folders.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.folders.get",
+    paths: ["/v2/organizations/folders/get"],
+    auth: "apiKey",
+    summary: "Get one folder with its subfolders to maxDepth levels, or every folder of the organization.",
+    input: GetFoldersInput,
+    output: FoldersResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Folders.get(caller.apiKey, input)
+  })
+] as const

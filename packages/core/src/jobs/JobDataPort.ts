@@ -1,0 +1,37 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/**
+ * The data primitives background jobs need, over every table that holds a
+ * user's or a document's data. Kept in `jobs/` so the jobs never call into
+ * other domains' repositories; each storage provides it (`MemoryJobDataPort`,
+ * `SqlJobDataPort`, both driven by the catalogue in `JobTables.ts`).
+ * A kind of data names one table.
+ */
+export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobDataPort, {
+  /**
+   * Kinds holding users' data, in the order a deletion removes them.
+   * `perOrganization` false: the rows are shared by all of the key's organizations.
+   */
+  readonly userData: ReadonlyArray<{ readonly kind: string; readonly perOrganization: boolean }>
+  /** Kinds holding a document's data, in the order a migration moves them: the document row first. */
+  readonly documentData: ReadonlyArray<string>
+  /**
+   * Removes the users' rows of one kind, within one organization or (undefined)
+   * everywhere in the API key, rows of no organization included.
+   */
+  readonly deleteUserData: (
+    apiKey: string,
+    userIds: ReadonlyArray<string>,
+    organizationId: string | undefined,
+    data: string
+  ) => Effect.Effect<void>
+  /** Re-points one kind of the document's rows from `fromId` to `toId`. */
+  readonly moveDocumentData: (
+    apiKey: string,
+    organizationId: string,
+    fromId: string,
+    toId: string,
+    data: string
+  ) => Effect.Effect<void>
+}>() {}

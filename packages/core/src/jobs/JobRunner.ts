@@ -1,0 +1,127 @@
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { AtriumConfig } from "../Config.js"
+import { DocumentsRepo } from "../documents/DocumentsRepo.js"
+import { Ids } from "../ports/Ids.js"
+import { Transactions } from "../ports/Transactions.js"
+import { JobDataPort } from "./JobDataPort.js"
+import { type JobRow, JobsRepo, type JobTask } from "./JobsRepo.js"
+import { DOCUMENT_ROWS } from "./JobTables.js"
+
+/** A task that can never succeed: the job fails with this message. */
+class TaskFailed extends Data.TaggedError("TaskFailed")<{ readonly message: string }> {}
+
+/** Another runner took the job over (our lease expired): our task must not commit. */
+class LeaseLost extends Data.TaggedError("LeaseLost") {}
+
+/** Tasks one `runDue` call runs at most, unless told otherwise. */
+const DEFAULT_MAX_TASKS = 1000
+
+/**
+ * Runs background jobs, one task at a time. Each task commits in one
+ * transaction together with the job's progress and lease renewal, so a crash
+ * neither loses nor repeats a committed task: the job is taken over, where it
+ * stopped, once its lease expires.
+ *
+ * A task that cannot succeed (a migration's new id is taken) fails the job.
+ * An unexpected failure (a defect) rolls the task back and leaves the lease
+ * to expire, so the task is retried after `jobs.leaseMillis`.
+ */
+export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunner", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* JobsRepo
+    const data = yield* JobDataPort
+    const documents = yield* DocumentsRepo
+    const { withTransaction } = yield* Transactions
+    const { leaseMillis } = (yield* AtriumConfig).jobs
+
+    const migrate = (job: JobRow & { kind: "documentMigration" }, task: JobTask) =>
+      Effect.gen(function*() {
+        const { documentId, newDocumentId, organizationId } = job.payload
+        // The document row moves first, so these checks run before anything has moved.
+        if (task.data === DOCUMENT_ROWS) {
+          if ((yield* documents.find(job.apiKey, organizationId, newDocumentId)) !== undefined) {
+            return yield* new TaskFailed({ message: `Document ${newDocumentId} already exists in organization ${organizationId}.` })
+          }
+          if ((yield* documents.find(job.apiKey, organizationId, documentId)) === undefined) {
+            return yield* new TaskFailed({ message: `Document ${documentId} no longer exists in organization ${organizationId}.` })
+          }
+        }
+        yield* data.moveDocumentData(job.apiKey, organizationId, documentId, newDocumentId, task.data)
+      })
+
+    const perform = (job: JobRow, task: JobTask) =>
+      job.kind === "userDataDeletion"
+        ? data.deleteUserData(job.apiKey, job.payload.userIds, task.organizationId, task.data)
+        : migrate(job, task)
+
+    /** Runs the job's next task; the job as it is now, or undefined when this runner must stop working on it. */
+    const runNextTask = (job: JobRow, owner: string) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const task = job.payload.tasks[job.tasksDone]!
+        return yield* withTransaction(Effect.gen(function*() {
+          // Progress first: it locks the job row and fences out a runner whose lease expired.
+          const advanced = yield* repo.completeTask(job, owner, now, now + leaseMillis)
+          if (advanced === undefined) return yield* new LeaseLost()
+          yield* perform(job, task)
+          return advanced
+        })).pipe(
+          Effect.catchTags({
+            LeaseLost: () => Effect.succeed(undefined),
+            TaskFailed: (failure) => Effect.as(repo.fail(job.id, owner, failure.message, now), undefined)
+          }),
+          Effect.catchAllDefect((defect) =>
+            Effect.as(
+              Effect.logError(`Job ${job.id}: task ${job.tasksDone + 1} of ${job.tasksTotal} (${task.data}) failed; retried once the lease expires.`, defect),
+              undefined
+            )
+          )
+        )
+      })
+
+    return {
+      /**
+       * Claims due jobs and runs their tasks until none is due or `maxTasks`
+       * tasks have run (pull-based: for tests, cron and serverless hosts).
+       * Returns the number of tasks run.
+       */
+      runDue: (owner: string, options: { readonly maxTasks?: number } = {}) =>
+        Effect.gen(function*() {
+          const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS
+          let ran = 0
+          while (ran < maxTasks) {
+            let job = yield* repo.claim(owner, yield* Clock.currentTimeMillis, leaseMillis)
+            if (job === undefined) break
+            while (job?.status === "in_progress" && ran < maxTasks) {
+              job = yield* runNextTask(job, owner)
+              if (job !== undefined) ran++
+            }
+            // Out of budget mid-job: hand it back rather than make others wait for the lease.
+            if (job?.status === "in_progress") yield* repo.release(job.id, owner, yield* Clock.currentTimeMillis)
+          }
+          return ran
+        })
+    }
+  })
+}) {
+  /**
+   * A runner in the background for as long as the layer's scope lives: every
+   * `jobs.pollIntervalMillis` it runs every due task. `owner` names this
+   * runner in leases (default: a new random id).
+   */
+  static readonly background = (options: { readonly owner?: string } = {}) =>
+    Layer.scopedDiscard(Effect.gen(function*() {
+      const runner = yield* JobRunner
+      const { pollIntervalMillis } = (yield* AtriumConfig).jobs
+      const owner = options.owner ?? (yield* (yield* Ids).make("runner"))
+      const poll = Effect.sleep(pollIntervalMillis).pipe(
+        Effect.zipRight(runner.runDue(owner)),
+        Effect.catchAllCause((cause) => Effect.logError("Background job runner: a poll failed.", cause))
+      )
+      yield* Effect.forkScoped(Effect.forever(poll))
+    }))
+}

@@ -1,0 +1,50 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { fromJson, toJson } from "../sql/Rows.js"
+import { JobDataPort } from "./JobDataPort.js"
+import { dataTable, documentDataTables, userDataTables, withValue } from "./JobTables.js"
+
+export const SqlJobDataPort = Layer.effect(
+  JobDataPort,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    userData: userDataTables.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined })),
+    documentData: documentDataTables.map((t) => t.name),
+    deleteUserData: (apiKey, userIds, organizationId, data) =>
+      Effect.suspend(() => {
+        const spec = dataTable(data)
+        return sql`DELETE FROM ${sql(spec.name)} WHERE ${
+          sql.and([
+            sql`${sql(spec.apiKey.column)} = ${apiKey}`,
+            sql.in(spec.user!.column, userIds),
+            ...(organizationId !== undefined ? [sql`${sql(spec.organization!.column)} = ${organizationId}`] : [])
+          ])
+        }`
+      }).pipe(Effect.asVoid, Effect.orDie),
+    moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
+      Effect.gen(function*() {
+        const spec = dataTable(data)
+        const table = sql(spec.name)
+        const document = sql(spec.document!.column)
+        const only = spec.documentRowsOnly
+        const scope = sql.and([
+          sql`${sql(spec.apiKey.column)} = ${apiKey}`,
+          sql`${sql(spec.organization!.column)} = ${organizationId}`,
+          ...(only !== undefined ? [sql`${sql(only.field.column)} = ${only.value}`] : [])
+        ])
+        if (spec.documentInKey) yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId}`
+        if (spec.record === undefined) {
+          yield* sql`UPDATE ${table} SET ${document} = ${toId} WHERE ${scope} AND ${document} = ${fromId}`
+          return
+        }
+        // No JSON functions in portable SQL: each record is rewritten here, then stored with its column copy.
+        const { column, key } = spec.record
+        const rows = yield* sql`SELECT ${sql.csv(key)}, ${sql(column)} FROM ${table} WHERE ${scope} AND ${document} = ${fromId}`
+        for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
+          const record = toJson(withValue(fromJson(row[column], {}), spec.document!.path, toId))
+          yield* sql`UPDATE ${table} SET ${document} = ${toId}, ${sql(column)} = ${record}
+            WHERE ${sql.and(key.map((k) => sql`${sql(k)} = ${row[k]}`))}`
+        }
+      }).pipe(Effect.orDie)
+  }))
+)

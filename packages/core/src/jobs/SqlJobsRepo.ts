@@ -1,0 +1,75 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
+import { type JobRow, JobsRepo } from "./JobsRepo.js"
+
+const toRow = (r: any): JobRow => ({
+  apiKey: r.api_key,
+  id: r.id,
+  kind: r.kind,
+  payload: fromJson(r.payload, {} as any),
+  status: r.status,
+  tasksTotal: num(r.tasks_total),
+  tasksDone: num(r.tasks_done),
+  lastTaskCompletedAt: numOrNull(r.last_task_completed_at),
+  leaseOwner: strOrNull(r.lease_owner),
+  leaseUntil: numOrNull(r.lease_until),
+  error: strOrNull(r.error),
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+const first = (rows: ReadonlyArray<unknown>) => rows[0] === undefined ? undefined : toRow(rows[0])
+
+export const SqlJobsRepo = Layer.effect(
+  JobsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // Literal status lists (not parameters), so both dialects match the partial index `jobs_due`.
+    const due = (now: number) => sql`status IN ('pending', 'in_progress') AND (lease_until IS NULL OR lease_until <= ${now})`
+    return {
+      insert: (job) =>
+        sql`INSERT INTO jobs ${
+          sql.insert({
+            id: job.id,
+            api_key: job.apiKey,
+            kind: job.kind,
+            payload: toJson(job.payload),
+            status: job.status,
+            tasks_total: job.tasksTotal,
+            tasks_done: job.tasksDone,
+            last_task_completed_at: job.lastTaskCompletedAt,
+            lease_owner: job.leaseOwner,
+            lease_until: job.leaseUntil,
+            error: job.error,
+            created_at: job.createdAt,
+            updated_at: job.updatedAt
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (apiKey, id) =>
+        sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(Effect.map(first), Effect.orDie),
+      // One statement: the subquery picks the oldest due job, the outer condition re-checks it,
+      // so two runners racing for the same row cannot both take it (PostgreSQL re-evaluates the
+      // outer WHERE on the locked row). FOR UPDATE SKIP LOCKED can be added on PostgreSQL later.
+      claim: (owner, now, leaseMillis) =>
+        sql`UPDATE jobs SET status = 'in_progress', lease_owner = ${owner}, lease_until = ${now + leaseMillis}, updated_at = ${now}
+          WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1) AND ${due(now)}
+          RETURNING *`.pipe(Effect.map(first), Effect.orDie),
+      completeTask: (job, owner, now, leaseUntil) => {
+        const last = job.tasksDone + 1 >= job.tasksTotal
+        return sql`UPDATE jobs SET tasks_done = ${job.tasksDone + 1}, last_task_completed_at = ${now},
+            status = ${last ? "completed" : "in_progress"}, lease_owner = ${last ? null : owner},
+            lease_until = ${last ? null : leaseUntil}, updated_at = ${now}
+          WHERE id = ${job.id} AND status = 'in_progress' AND lease_owner = ${owner} AND tasks_done = ${job.tasksDone}
+          RETURNING *`.pipe(Effect.map(first), Effect.orDie)
+      },
+      fail: (id, owner, error, now) =>
+        sql`UPDATE jobs SET status = 'failed', error = ${error}, lease_owner = NULL, lease_until = NULL, updated_at = ${now}
+          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
+      release: (id, owner, now) =>
+        sql`UPDATE jobs SET lease_owner = NULL, lease_until = NULL, updated_at = ${now}
+          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+)

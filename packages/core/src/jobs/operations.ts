@@ -1,0 +1,58 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { Jobs } from "./Jobs.js"
+import {
+  DocumentMigrationStarted,
+  DocumentMigrationStatus,
+  MigrateDocumentInput,
+  MigrationStatusInput,
+  StartUserDataDeletionInput,
+  UserDataDeletionStarted,
+  UserDataDeletionStatus,
+  UserDataDeletionStatusInput
+} from "./JobSchemas.js"
+
+export const jobOperations = [
+  defineOperation({
+    name: "users.data.delete",
+    paths: ["/v2/users/data/delete"],
+    auth: "apiKey",
+    summary: "Start deleting users' data (optionally in some organizations only); the job runs in the background.",
+    input: StartUserDataDeletionInput,
+    output: UserDataDeletionStarted,
+    // 202 Accepted: the hosted service answers `statusCode: 202` (compatible-api-facts §1.6).
+    successStatus: 202,
+    handler: (input, caller) => Jobs.startUserDataDeletion(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "users.data.delete.status",
+    paths: ["/v2/users/data/delete/status"],
+    auth: "apiKey",
+    summary: "Progress of a user-data deletion job.",
+    input: UserDataDeletionStatusInput,
+    output: UserDataDeletionStatus,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => Jobs.userDataDeletionStatus(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.documents.migrate",
+    paths: ["/v2/organizations/documents/migrate"],
+    auth: "apiKey",
+    summary: "Start moving a document and all its data to a new document id; the migration runs in the background.",
+    input: MigrateDocumentInput,
+    output: DocumentMigrationStarted,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Jobs.startDocumentMigration(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.documents.migrate.status",
+    paths: ["/v2/organizations/documents/migrate/status"],
+    auth: "apiKey",
+    summary: "Status of a document migration: pending, in_progress, completed or failed.",
+    input: MigrationStatusInput,
+    output: DocumentMigrationStatus,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Jobs.documentMigrationStatus(caller.apiKey, input)
+  })
+] as const

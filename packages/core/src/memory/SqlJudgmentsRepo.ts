@@ -1,0 +1,68 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { num, numOrNull, strOrNull } from "../sql/Rows.js"
+import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
+
+const toRow = (r: any): JudgmentRow => ({
+  apiKey: r.api_key,
+  id: r.id,
+  organizationId: strOrNull(r.organization_id),
+  documentId: strOrNull(r.document_id),
+  content: r.content,
+  reasoning: r.reasoning,
+  decision: r.decision,
+  judgeType: r.judge_type,
+  reviewerId: strOrNull(r.reviewer_id),
+  contentType: strOrNull(r.content_type),
+  confidence: numOrNull(r.confidence),
+  createdAt: num(r.created_at)
+})
+
+export const SqlJudgmentsRepo = Layer.effect(
+  JudgmentsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const where = (apiKey: string, filters: JudgmentFilters) =>
+      sql.and([
+        sql`api_key = ${apiKey}`,
+        ...(filters.organizationId !== undefined ? [sql`organization_id = ${filters.organizationId}`] : []),
+        ...(filters.documentId !== undefined ? [sql`document_id = ${filters.documentId}`] : []),
+        ...(filters.decision !== undefined ? [sql`decision = ${filters.decision}`] : []),
+        ...(filters.judgeType !== undefined ? [sql`judge_type = ${filters.judgeType}`] : []),
+        ...(filters.contentType !== undefined ? [sql`content_type = ${filters.contentType}`] : []),
+        ...(filters.reviewerId !== undefined ? [sql`reviewer_id = ${filters.reviewerId}`] : [])
+      ])
+    return {
+      upsert: (j) =>
+        sql`INSERT INTO judgments ${
+          sql.insert({
+            api_key: j.apiKey,
+            id: j.id,
+            organization_id: j.organizationId,
+            document_id: j.documentId,
+            content: j.content,
+            reasoning: j.reasoning,
+            decision: j.decision,
+            judge_type: j.judgeType,
+            reviewer_id: j.reviewerId,
+            content_type: j.contentType,
+            confidence: j.confidence,
+            created_at: j.createdAt
+          })
+        } ON CONFLICT (api_key, id) DO UPDATE SET organization_id = excluded.organization_id,
+          document_id = excluded.document_id, content = excluded.content, reasoning = excluded.reasoning,
+          decision = excluded.decision, judge_type = excluded.judge_type, reviewer_id = excluded.reviewer_id,
+          content_type = excluded.content_type, confidence = excluded.confidence, created_at = excluded.created_at`
+          .pipe(Effect.asVoid, Effect.orDie),
+      latest: (apiKey, filters, limit) =>
+        sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+          .pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+      count: (apiKey, filters) =>
+        sql`SELECT COUNT(*) AS n FROM judgments WHERE ${where(apiKey, filters)}`.pipe(
+          Effect.map((rows) => num(rows[0]!.n)),
+          Effect.orDie
+        )
+    }
+  })
+)

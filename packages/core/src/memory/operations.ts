@@ -1,0 +1,43 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  AddJudgmentsInput,
+  AddJudgmentsResult,
+  QueryJudgmentsInput,
+  QueryJudgmentsResult,
+  SuggestInput,
+  SuggestResult
+} from "./MemorySchemas.js"
+import { Memory } from "./Memory.js"
+
+export const memoryOperations = [
+  defineOperation({
+    name: "memory.judgments.add",
+    paths: ["/v2/memory/judgments/add"],
+    auth: "apiKey",
+    summary: "Record review decisions (judgments); an existing id is replaced. Per-item results.",
+    input: AddJudgmentsInput,
+    output: AddJudgmentsResult,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => Memory.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "memory.judgments.query",
+    paths: ["/v2/memory/judgments/query"],
+    auth: "apiKey",
+    summary: "Read recorded judgments, newest first, with the total number of matches.",
+    input: QueryJudgmentsInput,
+    output: QueryJudgmentsResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Memory.query(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "memory.suggest",
+    paths: ["/v2/memory/suggest"],
+    auth: "apiKey",
+    summary: "Suggest approve or reject for an item from the most relevant past judgments.",
+    input: SuggestInput,
+    output: SuggestResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Memory.suggest(caller.apiKey, input)
+  })
+] as const

@@ -1,0 +1,101 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import { success } from "../protocol/Envelope.js"
+import { Transactions } from "../ports/Transactions.js"
+import type {
+  Channel,
+  GetNotificationConfigInput,
+  NotificationConfigEntry,
+  SetNotificationConfigInput
+} from "./NotificationPreferenceSchemas.js"
+import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./NotificationPreferencesRepo.js"
+
+/** compatible-api-facts §5: the SDK's defaults when nothing is set. */
+const DEFAULTS = { inbox: "ALL", email: "MINE" } as const
+
+/**
+ * Each channel resolves on its own: the first level that sets it (the document,
+ * then the user's organization default), else the default; slack has no default
+ * and is shown only when set.
+ */
+const resolve = (levels: ReadonlyArray<NotificationPreferenceRow | undefined>) => {
+  const pick = (channel: "inbox" | "email" | "slack"): Channel | undefined =>
+    levels.find((level) => level?.[channel] != null)?.[channel] ?? undefined
+  const slack = pick("slack")
+  return { inbox: pick("inbox") ?? DEFAULTS.inbox, email: pick("email") ?? DEFAULTS.email, ...(slack !== undefined && { slack }) }
+}
+
+/** Per-user notification preferences, per document and as an organization-level default. */
+export class NotificationPreferences extends Effect.Service<NotificationPreferences>()("@atrium/core/NotificationPreferences", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* NotificationPreferencesRepo
+    const { withTransaction } = yield* Transactions
+
+    return {
+      /** Spec notifications/config/get: the organization entry first (when asked), then one entry per document, in request order. */
+      get: (apiKey: string, input: typeof GetNotificationConfigInput.Type) =>
+        Effect.gen(function*() {
+          const { organizationId, userId } = input
+          const documentIds = input.documentIds ?? []
+          const rows = yield* repo.list(apiKey, organizationId, userId, documentIds)
+          const organizationRow = rows.find((row) => row.documentId === null)
+          const entry = (
+            documentId: string | null,
+            levels: ReadonlyArray<NotificationPreferenceRow | undefined>
+          ): Schema.Schema.Type<typeof NotificationConfigEntry> => ({
+            config: resolve(levels),
+            metadata: { organizationId, apiKey, documentId, userId }
+          })
+          return success("User config fetched successfully.", [
+            ...(input.getOrganizationConfig === true ? [entry(null, [organizationRow])] : []),
+            ...documentIds.map((documentId) =>
+              entry(documentId, [rows.find((row) => row.documentId === documentId), organizationRow])
+            )
+          ])
+        }),
+
+      /** Spec notifications/config/set: the given channels are merged into each level's stored config; one transaction per user. */
+      set: (apiKey: string, input: typeof SetNotificationConfigInput.Type) =>
+        Effect.gen(function*() {
+          const { config, documentIds, organizationId } = input
+          const levels: ReadonlyArray<string | null> = documentIds ?? [null]
+          const data: Record<string, {
+            success: boolean
+            userId: string
+            documentId: string | null
+            documentIds?: ReadonlyArray<string>
+            message: string
+          }> = {}
+          for (const userId of input.userIds) {
+            yield* withTransaction(Effect.gen(function*() {
+              const now = yield* Clock.currentTimeMillis
+              const existing = yield* repo.list(apiKey, organizationId, userId, documentIds ?? [])
+              for (const documentId of levels) {
+                const current = existing.find((row) => row.documentId === documentId)
+                yield* repo.put({
+                  apiKey,
+                  organizationId,
+                  userId,
+                  documentId,
+                  inbox: config.inbox ?? current?.inbox ?? null,
+                  email: config.email ?? current?.email ?? null,
+                  slack: config.slack ?? current?.slack ?? null,
+                  updatedAt: now
+                })
+              }
+            }))
+            data[userId] = {
+              success: true,
+              userId,
+              documentId: documentIds?.length === 1 ? documentIds[0]! : null,
+              ...(documentIds !== undefined && { documentIds }),
+              message: "User config set successfully."
+            }
+          }
+          return success("User config set successfully.", data)
+        })
+    }
+  })
+}) {}

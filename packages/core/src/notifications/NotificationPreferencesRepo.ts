@@ -1,0 +1,32 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { Channel } from "./NotificationPreferenceSchemas.js"
+
+/** A user's channel settings for one document, or their default for the organization; null channels are unset. */
+export interface NotificationPreferenceRow {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly userId: string
+  /** null: the organization-level default, for every document. */
+  readonly documentId: string | null
+  readonly inbox: Channel | null
+  readonly email: Channel | null
+  readonly slack: Channel | null
+  readonly updatedAt: number
+}
+
+/** Storage port: per-user notification preferences. */
+export class NotificationPreferencesRepo extends Context.Tag("@atrium/core/NotificationPreferencesRepo")<
+  NotificationPreferencesRepo,
+  {
+    /** The user's organization-level row (if any) and the rows of those documents that have one. */
+    readonly list: (
+      apiKey: string,
+      organizationId: string,
+      userId: string,
+      documentIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<NotificationPreferenceRow>>
+    /** Inserts the row, or replaces the existing one of the same level. */
+    readonly put: (row: NotificationPreferenceRow) => Effect.Effect<void>
+  }
+>() {}

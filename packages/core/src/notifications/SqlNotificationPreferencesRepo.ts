@@ -1,0 +1,52 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { num, strOrNull } from "../sql/Rows.js"
+import type { Channel } from "./NotificationPreferenceSchemas.js"
+import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./NotificationPreferencesRepo.js"
+
+/** The organization level is stored as document_id '' (a key column cannot be null); no caller id is empty. */
+const ORGANIZATION_LEVEL = ""
+
+const toRow = (r: any): NotificationPreferenceRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  userId: r.user_id,
+  documentId: r.document_id === ORGANIZATION_LEVEL ? null : r.document_id,
+  inbox: strOrNull(r.inbox) as Channel | null,
+  email: strOrNull(r.email) as Channel | null,
+  slack: strOrNull(r.slack) as Channel | null,
+  updatedAt: num(r.updated_at)
+})
+
+export const SqlNotificationPreferencesRepo = Layer.effect(
+  NotificationPreferencesRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      list: (apiKey, organizationId, userId, documentIds) =>
+        sql`SELECT * FROM notification_preferences WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            sql`organization_id = ${organizationId}`,
+            sql`user_id = ${userId}`,
+            sql.in("document_id", [ORGANIZATION_LEVEL, ...documentIds])
+          ])
+        }`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+      put: (r) =>
+        sql`INSERT INTO notification_preferences ${
+          sql.insert({
+            api_key: r.apiKey,
+            organization_id: r.organizationId,
+            user_id: r.userId,
+            document_id: r.documentId ?? ORGANIZATION_LEVEL,
+            inbox: r.inbox,
+            email: r.email,
+            slack: r.slack,
+            updated_at: r.updatedAt
+          })
+        } ON CONFLICT (api_key, organization_id, user_id, document_id) DO UPDATE SET inbox = excluded.inbox,
+          email = excluded.email, slack = excluded.slack, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+)

@@ -1,0 +1,31 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  GetNotificationConfigInput,
+  NotificationConfigSetResult,
+  NotificationConfigsResult,
+  SetNotificationConfigInput
+} from "./NotificationPreferenceSchemas.js"
+import { NotificationPreferences } from "./NotificationPreferences.js"
+
+export const notificationOperations = [
+  defineOperation({
+    name: "notifications.config.get",
+    paths: ["/v2/notifications/config/get"],
+    auth: "apiKey",
+    summary: "Read a user's notification preferences for documents, or their organization-level default.",
+    input: GetNotificationConfigInput,
+    output: NotificationConfigsResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => NotificationPreferences.get(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "notifications.config.set",
+    paths: ["/v2/notifications/config/set"],
+    auth: "apiKey",
+    summary: "Set users' notification preferences (inbox, email, slack) for documents, or as their organization-level default.",
+    input: SetNotificationConfigInput,
+    output: NotificationConfigSetResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => NotificationPreferences.set(caller.apiKey, input)
+  })
+] as const

@@ -1,0 +1,54 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { success } from "../protocol/Envelope.js"
+import { Transactions } from "../ports/Transactions.js"
+import { PresenceRepo } from "./PresenceRepo.js"
+import type { PresenceDeleteInput, PresenceWriteInput } from "./PresenceSchemas.js"
+
+const DONE = { success: true } as const
+
+/** The presence list of each document. */
+export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* PresenceRepo
+    const { withTransaction } = yield* Transactions
+
+    /**
+     * One transaction for the whole list. `add` writes each entry as given
+     * (status `online` when omitted); `update` changes only the fields given,
+     * and adds a user not yet present.
+     */
+    const write = (apiKey: string, input: typeof PresenceWriteInput.Type, mode: "add" | "update") =>
+      withTransaction(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const { documentId, organizationId } = input
+        for (const user of input.users) {
+          const existing = mode === "update" ? yield* repo.find(apiKey, organizationId, documentId, user.userId) : undefined
+          yield* repo.put({
+            apiKey,
+            organizationId,
+            documentId,
+            userId: user.userId,
+            name: user.name ?? existing?.name ?? null,
+            email: user.email ?? existing?.email ?? null,
+            status: user.status ?? existing?.status ?? "online",
+            updatedAt: now
+          })
+        }
+      }))
+
+    return {
+      add: (apiKey: string, input: typeof PresenceWriteInput.Type) =>
+        Effect.as(write(apiKey, input, "add"), success("Presence added successfully.", DONE)),
+      update: (apiKey: string, input: typeof PresenceWriteInput.Type) =>
+        Effect.as(write(apiKey, input, "update"), success("Presence updated successfully.", DONE)),
+      /** Spec presence/delete: users not on the list are ignored. */
+      delete: (apiKey: string, input: typeof PresenceDeleteInput.Type) =>
+        Effect.as(
+          repo.delete(apiKey, input.organizationId, input.documentId, input.userIds),
+          success("Presence deleted successfully.", DONE)
+        )
+    }
+  })
+}) {}

@@ -1,0 +1,41 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
+
+const toRow = (r: any): SigningKeyRow => ({
+  kid: r.kid,
+  alg: r.alg,
+  privateJwk: fromJson(r.private_jwk, {}),
+  publicJwk: fromJson(r.public_jwk, {}),
+  createdAt: num(r.created_at),
+  active: bool(r.active)
+})
+
+export const SqlSigningKeysRepo = Layer.effect(
+  SigningKeysRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      // The partial unique index on `active` (migration 0007) turns a second active key into a
+      // conflict, so concurrent first starts of several servers keep exactly one.
+      insertIfNoneActive: (k) =>
+        sql`INSERT INTO signing_keys ${
+          sql.insert({
+            kid: k.kid,
+            alg: k.alg,
+            private_jwk: toJson(k.privateJwk),
+            public_jwk: toJson(k.publicJwk),
+            created_at: k.createdAt,
+            active: flag(k.active)
+          })
+        } ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+      active: sql`SELECT * FROM signing_keys WHERE active = 1`.pipe(
+        Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
+        Effect.orDie
+      ),
+      list: sql`SELECT * FROM signing_keys ORDER BY created_at, kid`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
+    }
+  })
+)

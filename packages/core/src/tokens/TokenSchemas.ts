@@ -1,0 +1,48 @@
+import * as Schema from "effect/Schema"
+import { SuccessResult } from "../protocol/Envelope.js"
+import { Email, Id, NonEmptyText, optional } from "../schema/Common.js"
+
+/** Resources per token: the spec names no limit; 100 keeps a token (sent with every client call) small. */
+export const MAX_TOKEN_RESOURCES = 100
+
+/** Spec "Token permission resource". */
+export const TokenResourceInput = Schema.Struct({
+  type: Schema.Literal("organization", "document", "folder"),
+  id: Id,
+  organizationId: optional(Id),
+  accessRole: optional(Schema.Literal("viewer", "editor")),
+  /** Seconds or milliseconds (DECISIONS.md: below 10^12 is seconds); stored in the token as ms. */
+  expiresAt: optional(Schema.Number.pipe(Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" })))
+}).pipe(
+  Schema.filter((resource) =>
+    resource.type === "organization" || resource.organizationId !== undefined ||
+    { path: ["organizationId"], message: `is required when type is ${resource.type}` }
+  )
+)
+
+export const UserPropertiesInput = Schema.Struct({
+  isAdmin: optional(Schema.Boolean),
+  name: NonEmptyText(1000),
+  email: Email,
+  // Declared only to refuse it with a message that says where it goes (spec: generate_token).
+  organizationId: optional(Schema.Unknown.annotations({ description: "Not accepted: add an `organization` entry to permissions.resources." }))
+}).pipe(
+  Schema.filter((properties) =>
+    properties.organizationId === undefined || {
+      path: ["organizationId"],
+      message: "does not belong in userProperties: add it to permissions.resources as an entry of type \"organization\""
+    }
+  )
+)
+
+export const GenerateTokenInput = Schema.Struct({
+  userId: Id,
+  userProperties: UserPropertiesInput,
+  permissions: Schema.Struct({
+    resources: Schema.Array(TokenResourceInput).pipe(
+      Schema.maxItems(MAX_TOKEN_RESOURCES, { message: () => `must have at most ${MAX_TOKEN_RESOURCES} entries` })
+    )
+  })
+})
+
+export const GenerateTokenResult = SuccessResult(Schema.Struct({ token: Schema.String }))

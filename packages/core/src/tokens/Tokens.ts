@@ -1,0 +1,96 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { AtriumConfig } from "../Config.js"
+import { success } from "../protocol/Envelope.js"
+import { Ids } from "../ports/Ids.js"
+import {
+  generateSigningKey,
+  jwks,
+  normalizeExpiresAt,
+  type SigningKey,
+  signUserToken,
+  TOKEN_ALGORITHM,
+  type TokenResource
+} from "./Jwt.js"
+import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
+import type { GenerateTokenInput, TokenResourceInput } from "./TokenSchemas.js"
+
+const toSigningKey = (row: SigningKeyRow): SigningKey => ({
+  kid: row.kid,
+  privateJwk: row.privateJwk,
+  publicJwk: row.publicJwk,
+  createdAt: row.createdAt
+})
+
+/** DECISIONS.md "Tokens": `accessRole` defaults to editor; `expiresAt` is stored in ms (whole ms). */
+const toResource = (resource: typeof TokenResourceInput.Type): TokenResource => ({
+  type: resource.type,
+  id: resource.id,
+  ...(resource.organizationId !== undefined && { organizationId: resource.organizationId }),
+  accessRole: resource.accessRole ?? "editor",
+  ...(resource.expiresAt !== undefined && { expiresAt: Math.round(normalizeExpiresAt(resource.expiresAt)) })
+})
+
+/** User access tokens (ES256 JWTs) and the public keys that verify them. */
+export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* SigningKeysRepo
+    const ids = yield* Ids
+    const config = yield* AtriumConfig
+    // The active key never changes while a server runs, so it is read from storage once.
+    let cached: SigningKey | undefined
+
+    /**
+     * The key new tokens are signed with, made at first use. Servers sharing a database may
+     * each make one at the same moment: only the first stored stays, and all read it back.
+     */
+    const activeKey: Effect.Effect<SigningKey> = Effect.suspend(() =>
+      cached !== undefined ? Effect.succeed(cached) : Effect.gen(function*() {
+        let row = yield* repo.active
+        if (row === undefined) {
+          const kid = yield* ids.make("key")
+          const key = yield* Effect.promise(() => generateSigningKey(kid))
+          yield* repo.insertIfNoneActive({
+            kid,
+            alg: TOKEN_ALGORITHM,
+            privateJwk: key.privateJwk,
+            publicJwk: key.publicJwk,
+            createdAt: yield* Clock.currentTimeMillis,
+            active: true
+          })
+          row = yield* repo.active
+          if (row === undefined) return yield* Effect.dieMessage("No active signing key after storing one.")
+        }
+        cached = toSigningKey(row)
+        return cached
+      })
+    )
+
+    return {
+      /** Spec: POST /v2/auth/generate_token. Claims per DECISIONS.md "Tokens"; `aud` is the calling API key. */
+      generate: (apiKey: string, input: typeof GenerateTokenInput.Type) =>
+        Effect.gen(function*() {
+          const key = yield* activeKey
+          const now = yield* Clock.currentTimeMillis
+          const jti = yield* ids.make()
+          const { email, isAdmin, name } = input.userProperties
+          const token = yield* Effect.promise(() =>
+            signUserToken(key, {
+              issuer: config.issuer,
+              userId: input.userId,
+              audience: apiKey,
+              issuedAtSeconds: Math.floor(now / 1000),
+              jti,
+              user: { userId: input.userId, name, email, isAdmin: isAdmin ?? false },
+              permissions: { resources: input.permissions.resources.map(toResource) }
+            })
+          )
+          return success("Token generated successfully.", { token })
+        }),
+
+      /** `GET /.well-known/jwks.json`: the public half of every stored key (made at first use, like for signing). */
+      jwks: Effect.zipRight(activeKey, repo.list).pipe(Effect.map((rows) => jwks(rows.map(toSigningKey))))
+    }
+  })
+}) {}

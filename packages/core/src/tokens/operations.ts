@@ -1,0 +1,15 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { GenerateTokenInput, GenerateTokenResult } from "./TokenSchemas.js"
+import { Tokens } from "./Tokens.js"
+
+export const tokenOperations = [
+  defineOperation({
+    name: "auth.generate_token",
+    paths: ["/v2/auth/generate_token"],
+    auth: "apiKey",
+    summary: "Issue a user access token (ES256 JWT, 48 hours) carrying the user and per-resource permissions.",
+    input: GenerateTokenInput,
+    output: GenerateTokenResult,
+    handler: (input, caller) => Tokens.generate(caller.apiKey, input)
+  })
+] as const

@@ -1,0 +1,132 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Fragment } from "@effect/sql/Statement"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
+import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
+
+const toUser = (r: any): UserRow => ({
+  apiKey: r.api_key,
+  userId: r.user_id,
+  internalId: r.internal_id,
+  name: strOrNull(r.name),
+  email: strOrNull(r.email),
+  photoUrl: strOrNull(r.photo_url),
+  initial: strOrNull(r.user_initial),
+  metadata: fromJson(r.metadata, {}),
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+const toMembership = (r: any): MembershipRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  level: r.level,
+  scopeId: r.scope_id,
+  userId: r.user_id,
+  accessRole: r.access_role,
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+export const SqlUsersRepo = Layer.effect(
+  UsersRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Conditions on memberships `m` shared by both lists: organization, user ids, group membership. */
+    const membershipConditions = (
+      apiKey: string,
+      organizationId: string,
+      { groupIds, userIds }: UserListOptions
+    ): Array<Fragment> => [
+      sql`m.api_key = ${apiKey}`,
+      sql`m.organization_id = ${organizationId}`,
+      ...(userIds ? [sql.in("m.user_id", userIds)] : []),
+      ...(groupIds
+        ? [sql`m.user_id IN (SELECT g.user_id FROM user_group_members g WHERE ${
+          sql.and([sql`g.api_key = ${apiKey}`, sql`g.organization_id = ${organizationId}`, sql.in("g.group_id", groupIds)])
+        })`]
+        : [])
+    ]
+
+    return {
+      findUser: (apiKey, userId) =>
+        sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id = ${userId}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toUser(rows[0])),
+          Effect.orDie
+        ),
+      putUser: (u) =>
+        sql`INSERT INTO users ${
+          sql.insert({
+            api_key: u.apiKey,
+            user_id: u.userId,
+            internal_id: u.internalId,
+            name: u.name,
+            email: u.email,
+            photo_url: u.photoUrl,
+            user_initial: u.initial,
+            metadata: toJson(u.metadata),
+            created_at: u.createdAt,
+            updated_at: u.updatedAt
+          })
+        } ON CONFLICT (api_key, user_id) DO UPDATE SET name = excluded.name, email = excluded.email,
+          photo_url = excluded.photo_url, user_initial = excluded.user_initial, metadata = excluded.metadata,
+          updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+      findMembership: (apiKey, organizationId, level, scopeId, userId) =>
+        sql`SELECT * FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
+          AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toMembership(rows[0])),
+          Effect.orDie
+        ),
+      putMembership: (m) =>
+        sql`INSERT INTO user_memberships ${
+          sql.insert({
+            api_key: m.apiKey,
+            organization_id: m.organizationId,
+            level: m.level,
+            scope_id: m.scopeId,
+            user_id: m.userId,
+            access_role: m.accessRole,
+            created_at: m.createdAt,
+            updated_at: m.updatedAt
+          })
+        } ON CONFLICT (api_key, organization_id, level, scope_id, user_id)
+          DO UPDATE SET access_role = excluded.access_role, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+      deleteMembership: (apiKey, organizationId, level, scopeId, userId) =>
+        sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
+          AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId} RETURNING user_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      deleteOrganizationMemberships: (apiKey, organizationId, userId) =>
+        sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
+          AND user_id = ${userId} RETURNING user_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      list: (apiKey, organizationId, filter, options) =>
+        sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id IN (SELECT m.user_id FROM user_memberships m WHERE ${
+          sql.and([
+            ...membershipConditions(apiKey, organizationId, options),
+            sql`m.level = ${filter.level}`,
+            ...(filter.scopeId !== undefined ? [sql`m.scope_id = ${filter.scopeId}`] : []),
+            ...(options.after !== undefined ? [sql`m.user_id > ${options.after}`] : [])
+          ])
+        }) ORDER BY user_id LIMIT ${options.limit}`.pipe(Effect.map((rows) => rows.map(toUser)), Effect.orDie),
+      listByDocument: (apiKey, organizationId, options) => {
+        const { after } = options
+        return sql`SELECT m.scope_id AS document_id, u.* FROM user_memberships m
+          JOIN users u ON u.api_key = m.api_key AND u.user_id = m.user_id WHERE ${
+          sql.and([
+            ...membershipConditions(apiKey, organizationId, options),
+            sql`m.level = 'document'`,
+            ...(after !== undefined
+              ? [sql`(m.scope_id > ${after.documentId} OR (m.scope_id = ${after.documentId} AND m.user_id > ${after.userId}))`]
+              : [])
+          ])
+        } ORDER BY m.scope_id, m.user_id LIMIT ${options.limit}`.pipe(
+          Effect.map((rows) => rows.map((r: any) => ({ documentId: r.document_id, user: toUser(r) }))),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)

@@ -1,0 +1,91 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
+import { notFound } from "../protocol/ApiError.js"
+import { success } from "../protocol/Envelope.js"
+import { Transactions } from "../ports/Transactions.js"
+import type { AddGroupUsersInput, AddUserGroupsInput, DeleteGroupUsersInput } from "./UserGroupSchemas.js"
+import { UserGroupsRepo } from "./UserGroupsRepo.js"
+
+type GroupUserItem = { success: boolean; organizationUserGroupId: string; message: string }
+
+/** Organization user groups (compatible-api-facts §1.7): named sets of user ids, a filter of users/get. */
+export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserGroups", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* UserGroupsRepo
+    const organizations = yield* OrganizationsRepo
+    const { withTransaction } = yield* Transactions
+
+    const requireGroup = (apiKey: string, organizationId: string, groupId: string) =>
+      Effect.flatMap(repo.findGroup(apiKey, organizationId, groupId), (group) =>
+        group === undefined
+          ? notFound(`Organization user group ${groupId} does not exist in organization ${organizationId}.`)
+          : Effect.void)
+
+    const entry = (groupId: string, done: boolean, message: string): GroupUserItem => ({
+      success: done,
+      organizationUserGroupId: groupId,
+      message
+    })
+
+    return {
+      /** Adds groups, or renames existing ones; a missing organization is created only with createOrganization. */
+      add: (apiKey: string, input: typeof AddUserGroupsInput.Type) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
+          else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
+            return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
+          }
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const { groupId, groupName } of input.organizationUserGroups) {
+            yield* withTransaction(repo.putGroup({
+              apiKey,
+              organizationId: input.organizationId,
+              groupId,
+              name: groupName,
+              createdAt: now,
+              updatedAt: now
+            }))
+            data[groupId] = { success: true, id: groupId, message: "Organization user group added." }
+          }
+          return success("Organization User Groups added successfully.", data)
+        }),
+
+      addUsers: (apiKey: string, input: typeof AddGroupUsersInput.Type) =>
+        Effect.gen(function*() {
+          const { organizationId, organizationUserGroupId: groupId } = input
+          yield* requireGroup(apiKey, organizationId, groupId)
+          const now = yield* Clock.currentTimeMillis
+          const data: Record<string, GroupUserItem> = {}
+          for (const userId of input.userIds) {
+            yield* withTransaction(repo.addMember(apiKey, organizationId, groupId, userId, now))
+            data[userId] = entry(groupId, true, "User added to organization user group.")
+          }
+          return success("Added organization users to group successfully.", data)
+        }),
+
+      /** With deleteAll, every member leaves and each is reported; otherwise each listed user. */
+      deleteUsers: (apiKey: string, input: typeof DeleteGroupUsersInput.Type) =>
+        Effect.gen(function*() {
+          const { organizationId, organizationUserGroupId: groupId } = input
+          yield* requireGroup(apiKey, organizationId, groupId)
+          const deleted = entry(groupId, true, "User deleted from organization user group.")
+          const data: Record<string, GroupUserItem> = {}
+          if (input.deleteAll === true) {
+            for (const userId of yield* withTransaction(repo.removeAllMembers(apiKey, organizationId, groupId))) {
+              data[userId] = deleted
+            }
+          } else {
+            for (const userId of input.userIds ?? []) {
+              data[userId] = (yield* withTransaction(repo.removeMember(apiKey, organizationId, groupId, userId)))
+                ? deleted
+                : entry(groupId, false, "User is not in the organization user group.")
+            }
+          }
+          return success("Deleted users from group successfully.", data)
+        })
+    }
+  })
+}) {}

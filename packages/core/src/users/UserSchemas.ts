@@ -1,0 +1,103 @@
+import * as Schema from "effect/Schema"
+import { BatchItem, BatchResult, SuccessResult } from "../protocol/Envelope.js"
+import { Email, Id, Ids, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+
+export const AccessRole = Schema.Literal("viewer", "editor")
+export type AccessRole = typeof AccessRole.Type
+
+/** Spec (users get, update, delete) and compatible-api-facts §1.5 (add): "provide either documentId or folderId". */
+const documentOrFolder = (input: { readonly documentId?: string; readonly folderId?: string }) =>
+  input.documentId === undefined || input.folderId === undefined ||
+  { path: ["folderId"], message: "provide either documentId or folderId, not both" }
+
+/** A user as written by users/add and v2 users/update (compatible-api-facts §1.5). */
+export const UserInput = Schema.Struct(
+  {
+    userId: Id,
+    name: optional(Text(1000)),
+    email: optional(Email),
+    /** Default `editor` on add; on update, the role is left as it is when omitted. */
+    accessRole: optional(AccessRole),
+    /** Derived from `name` when missing. */
+    initial: optional(Text(16)),
+    photoUrl: optional(Text(2000))
+  },
+  // Further fields of the SDK's User model are kept as the user's metadata.
+  JsonObject
+)
+
+export const AddUsersInput = Schema.Struct({
+  organizationId: Id,
+  /** Accepted for compatibility: a missing organization is always created (compatible-api-facts §1.5). */
+  createOrganization: optional(Schema.Boolean),
+  documentId: optional(Id),
+  createDocument: optional(Schema.Boolean),
+  folderId: optional(Id),
+  createFolder: optional(Schema.Boolean),
+  users: Schema.Array(UserInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+}).pipe(Schema.filter(documentOrFolder))
+
+export const GetUsersInput = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  folderId: optional(Id),
+  userIds: optional(Ids(30)),
+  organizationUserGroupIds: optional(Ids(30)),
+  allDocuments: optional(Schema.Boolean),
+  /** Effective only with `allDocuments`. */
+  groupByDocumentId: optional(Schema.Boolean),
+  pageSize: optional(PageSize()),
+  pageToken: optional(Schema.String)
+}).pipe(
+  Schema.filter(documentOrFolder),
+  Schema.filter((input) =>
+    input.allDocuments !== true || (input.documentId === undefined && input.folderId === undefined) ||
+    { path: ["allDocuments"], message: "cannot be combined with documentId or folderId" }
+  )
+)
+
+/** Spec v1 users/update: only name and email are updated. */
+export const UpdateUsersV1Input = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  folderId: optional(Id),
+  users: Schema.Array(Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email) })).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+}).pipe(Schema.filter(documentOrFolder))
+
+/** v2 users/update: the users/add body without the create flags, `accessRole` included (compatible-api-facts §1.5). */
+export const UpdateUsersV2Input = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  folderId: optional(Id),
+  users: Schema.Array(UserInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+}).pipe(Schema.filter(documentOrFolder))
+
+export const DeleteUsersInput = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  folderId: optional(Id),
+  userIds: NonEmptyIds()
+}).pipe(Schema.filter(documentOrFolder))
+
+export const User = Schema.Struct({
+  email: optional(Schema.String),
+  name: optional(Schema.String),
+  userId: Schema.String
+}).annotations({ identifier: "User" })
+export type User = typeof User.Type
+
+/**
+ * The next page token is given under both names the spec shows (DECISIONS.md);
+ * with allDocuments and groupByDocumentId, `data` maps document ids to users.
+ */
+export const UsersPage = SuccessResult(
+  Schema.Union(Schema.Array(User), Schema.Record({ key: Schema.String, value: Schema.Array(User) })),
+  { nextPageToken: optional(Schema.String), pageToken: optional(Schema.String) }
+)
+
+/** `id` is the user's internal id; absent for a user the API key has never added. */
+const UserItem = Schema.Struct({ success: Schema.Boolean, id: optional(Schema.String), message: Schema.String })
+
+export const UsersProcessedResult = SuccessResult(BatchResult(UserItem))
+
+export const UsersDeletedResult = SuccessResult(BatchResult(BatchItem))

@@ -1,0 +1,108 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  AddGroupUsersInput,
+  AddUserGroupsInput,
+  DeleteGroupUsersInput,
+  GroupUsersResult,
+  UserGroupsAddedResult
+} from "./UserGroupSchemas.js"
+import { UserGroups } from "./UserGroups.js"
+import {
+  AddUsersInput,
+  DeleteUsersInput,
+  GetUsersInput,
+  UpdateUsersV1Input,
+  UpdateUsersV2Input,
+  UsersDeletedResult,
+  UsersPage,
+  UsersProcessedResult
+} from "./UserSchemas.js"
+import { Users } from "./Users.js"
+
+export const userOperations = [
+  defineOperation({
+    name: "users.add",
+    paths: ["/v2/users/add"],
+    auth: "apiKey",
+    summary: "Add users to an organization, or to one document or folder of it, with an access role.",
+    input: AddUsersInput,
+    output: UsersProcessedResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Users.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "users.get",
+    paths: ["/v2/users/get"],
+    auth: "apiKey",
+    summary: "List the users of an organization, a document, a folder or all documents, filtered by ids and groups.",
+    input: GetUsersInput,
+    output: UsersPage,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Users.get(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "users.update.v1",
+    paths: ["/v1/users/update"],
+    auth: "apiKey",
+    summary: "Update users' name and email in an organization, document or folder.",
+    input: UpdateUsersV1Input,
+    output: UsersProcessedResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Users.update(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "users.update",
+    paths: ["/v2/users/update"],
+    auth: "apiKey",
+    summary: "Update users' details and access role in an organization, document or folder.",
+    input: UpdateUsersV2Input,
+    output: UsersProcessedResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Users.update(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "users.delete",
+    paths: ["/v2/users/delete"],
+    auth: "apiKey",
+    summary: "Remove users from an organization (all its documents, folders and groups), a document or a folder.",
+    input: DeleteUsersInput,
+    output: UsersDeletedResult,
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => Users.delete(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.usergroups.add",
+    paths: ["/v2/organizations/usergroups/add"],
+    auth: "apiKey",
+    summary: "Add organization user groups, or rename existing ones.",
+    input: AddUserGroupsInput,
+    output: UserGroupsAddedResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => UserGroups.add(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.usergroups.users.add",
+    paths: ["/v2/organizations/usergroups/users/add"],
+    auth: "apiKey",
+    summary: "Add users to an organization user group.",
+    input: AddGroupUsersInput,
+    output: GroupUsersResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => UserGroups.addUsers(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "organizations.usergroups.users.delete",
+    paths: ["/v2/organizations/usergroups/users/delete"],
+    auth: "apiKey",
+    summary: "Remove users, or every user (deleteAll), from an organization user group.",
+    input: DeleteGroupUsersInput,
+    output: GroupUsersResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    handler: (input, caller) => UserGroups.deleteUsers(caller.apiKey, input)
+  })
+] as const

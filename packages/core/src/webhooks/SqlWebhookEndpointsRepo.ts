@@ -1,0 +1,95 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { bool, flag, fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
+import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
+
+/** Every column but the secret: a listed or found row never carries it. */
+const COLUMNS = "api_key, id, url, description, filter_types, channels, disabled, rate_limit, uid, metadata, created_at, updated_at"
+
+const toRow = (r: any): WebhookEndpointRow => ({
+  apiKey: r.api_key,
+  id: r.id,
+  url: r.url,
+  description: strOrNull(r.description),
+  filterTypes: fromJson(r.filter_types, null),
+  channels: fromJson(r.channels, null),
+  disabled: bool(r.disabled),
+  rateLimit: numOrNull(r.rate_limit),
+  uid: strOrNull(r.uid),
+  metadata: fromJson(r.metadata, {}),
+  createdAt: num(r.created_at),
+  updatedAt: num(r.updated_at)
+})
+
+const jsonOrNull = (value: unknown) => value === null ? null : toJson(value)
+
+export const SqlWebhookEndpointsRepo = Layer.effect(
+  WebhookEndpointsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(COLUMNS)
+    return {
+      // The unique index on (api_key, uid) decides a uid clash, so two concurrent creates cannot both win.
+      insert: (e, secret) =>
+        sql`INSERT INTO webhook_endpoints ${
+          sql.insert({
+            api_key: e.apiKey,
+            id: e.id,
+            url: e.url,
+            description: e.description,
+            filter_types: jsonOrNull(e.filterTypes),
+            channels: jsonOrNull(e.channels),
+            disabled: flag(e.disabled),
+            rate_limit: e.rateLimit,
+            uid: e.uid,
+            metadata: toJson(e.metadata),
+            secret,
+            created_at: e.createdAt,
+            updated_at: e.updatedAt
+          })
+        } ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      find: (apiKey, id) =>
+        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
+          Effect.orDie
+        ),
+      list: (apiKey, { after, before, limit }) =>
+        (before !== undefined
+          ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey}
+              AND (created_at < ${before.createdAt} OR (created_at = ${before.createdAt} AND id < ${before.id}))
+              ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+          : sql`SELECT ${columns} FROM webhook_endpoints WHERE ${
+            sql.and([
+              sql`api_key = ${apiKey}`,
+              ...(after !== undefined
+                ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
+                : [])
+            ])
+          } ORDER BY created_at, id LIMIT ${limit}`).pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+      update: (e) =>
+        sql`UPDATE webhook_endpoints SET ${
+          sql.update({
+            url: e.url,
+            description: e.description,
+            filter_types: jsonOrNull(e.filterTypes),
+            channels: jsonOrNull(e.channels),
+            disabled: flag(e.disabled),
+            rate_limit: e.rateLimit,
+            metadata: toJson(e.metadata),
+            updated_at: e.updatedAt
+          })
+        } WHERE api_key = ${e.apiKey} AND id = ${e.id}`.pipe(Effect.asVoid, Effect.orDie),
+      delete: (apiKey, id) =>
+        sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      findSecret: (apiKey, id) =>
+        sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : String(rows[0].secret)),
+          Effect.orDie
+        )
+    }
+  })
+)

@@ -1,0 +1,53 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/**
+ * An advanced webhook endpoint of one API key. The signing secret is kept
+ * beside the row in storage but is not part of it, so no code that renders a
+ * record can leak it (spec "Advanced webhook endpoint").
+ */
+export interface WebhookEndpointRow {
+  readonly apiKey: string
+  readonly id: string
+  readonly url: string
+  readonly description: string | null
+  /** null: every event type. */
+  readonly filterTypes: ReadonlyArray<string> | null
+  /** null: every channel. */
+  readonly channels: ReadonlyArray<string> | null
+  readonly disabled: boolean
+  /** Deliveries per second; null: unlimited. */
+  readonly rateLimit: number | null
+  /** Caller-assigned id, unique per API key. */
+  readonly uid: string | null
+  /** Stored, never echoed in the record (facts §1.4). */
+  readonly metadata: Readonly<Record<string, string>>
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+/** A place in the list order, (createdAt, id). */
+export interface EndpointPosition {
+  readonly createdAt: number
+  readonly id: string
+}
+
+/** Storage port: advanced webhook endpoints and their signing secrets. */
+export class WebhookEndpointsRepo extends Context.Tag("@atrium/core/WebhookEndpointsRepo")<WebhookEndpointsRepo, {
+  /** Inserts the endpoint with its signing secret; false (nothing written) when the key already has an endpoint with this uid. */
+  readonly insert: (row: WebhookEndpointRow, secret: string) => Effect.Effect<boolean>
+  readonly find: (apiKey: string, id: string) => Effect.Effect<WebhookEndpointRow | undefined>
+  /**
+   * Keyset page in (createdAt, id) order: `after` a position (or from the start) ascending,
+   * or the rows just `before` a position, nearest first (descending).
+   */
+  readonly list: (
+    apiKey: string,
+    options: { readonly after?: EndpointPosition; readonly before?: EndpointPosition; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<WebhookEndpointRow>>
+  /** Writes the mutable fields (url, description, filters, disabled, rateLimit, metadata, updatedAt) of an existing endpoint. */
+  readonly update: (row: WebhookEndpointRow) => Effect.Effect<void>
+  /** Removes the endpoint and its secret; false when the key has no such endpoint. */
+  readonly delete: (apiKey: string, id: string) => Effect.Effect<boolean>
+  readonly findSecret: (apiKey: string, id: string) => Effect.Effect<string | undefined>
+}>() {}

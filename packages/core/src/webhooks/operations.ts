@@ -1,0 +1,86 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { GetWebhookConfigInput, UpdateWebhookConfigInput, WebhookConfigResult } from "./WebhookConfigSchemas.js"
+import { WebhookConfigs } from "./WebhookConfigs.js"
+import {
+  CreateEndpointInput,
+  EndpointDeletedResult,
+  EndpointIdInput,
+  EndpointResult,
+  EndpointSecretResult,
+  EndpointsPage,
+  ListEndpointsInput,
+  UpdateEndpointInput
+} from "./WebhookEndpointSchemas.js"
+import { WebhookEndpoints } from "./WebhookEndpoints.js"
+
+export const webhookOperations = [
+  defineOperation({
+    name: "workspace.advancedwebhookconfig.get",
+    paths: ["/v2/workspace/advancedwebhookconfig/get"],
+    auth: "apiKey",
+    summary: "Read the advanced-webhook settings (all off before the first configuration).",
+    input: GetWebhookConfigInput,
+    output: WebhookConfigResult,
+    handler: (_, caller) => WebhookConfigs.get(caller.apiKey)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhookconfig.update",
+    paths: ["/v2/workspace/advancedwebhookconfig/update"],
+    auth: "apiKey",
+    summary: "Change advanced-webhook settings; the first change must be { isEnabled: true }.",
+    input: UpdateWebhookConfigInput,
+    output: WebhookConfigResult,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
+    handler: (input, caller) => WebhookConfigs.update(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.create",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/create"],
+    auth: "apiKey",
+    summary: "Create a webhook endpoint; its signing secret is generated here and read with endpoints/secret/get.",
+    input: CreateEndpointInput,
+    output: EndpointResult,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "ALREADY_EXISTS"],
+    handler: (input, caller) => WebhookEndpoints.create(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.get",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/get"],
+    auth: "apiKey",
+    summary: "List webhook endpoints, oldest first; pass iterator for the next page, prevIterator for the previous one.",
+    input: ListEndpointsInput,
+    output: EndpointsPage,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
+    handler: (input, caller) => WebhookEndpoints.list(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.update",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/update"],
+    auth: "apiKey",
+    summary: "Change some fields of a webhook endpoint (null clears description, filterTypes, channels, rateLimit).",
+    input: UpdateEndpointInput,
+    output: EndpointResult,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
+    handler: (input, caller) => WebhookEndpoints.update(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.delete",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/delete"],
+    auth: "apiKey",
+    summary: "Delete a webhook endpoint: its deliveries stop and its signing secret is gone.",
+    input: EndpointIdInput,
+    output: EndpointDeletedResult,
+    errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
+    handler: (input, caller) => WebhookEndpoints.delete(caller.apiKey, input.endpointId)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.secret.get",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/secret/get"],
+    auth: "apiKey",
+    summary: "Read a webhook endpoint's signing secret (whsec_…), to verify deliveries.",
+    input: EndpointIdInput,
+    output: EndpointSecretResult,
+    errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
+    handler: (input, caller) => WebhookEndpoints.getSecret(caller.apiKey, input.endpointId)
+  })
+] as const

@@ -1,0 +1,47 @@
+import { secretHint } from "../crypto/Secrets.js"
+import type { PermissionProviderSettings, UpdatePermissionProviderInput } from "./WorkspaceSettingsSchemas.js"
+
+export type PermissionProvider = typeof PermissionProviderSettings.Type
+
+/** Until configured (facts §7 item 20); the first enable merges the request over it (facts §1.3). */
+export const DEFAULT_PERMISSION_PROVIDER: PermissionProvider = {
+  usePermissionProvider: false,
+  permissionProviderConfig: { permissionProviderUrl: "", authToken: "" }
+}
+
+/** Below this length the last 4 characters would reveal too much of the token. */
+const MIN_HINTED_LENGTH = 12
+
+/**
+ * The provider's auth token as answers show it: "" when unset, else `…` and its last 4
+ * characters (only `…` for a short token). It is stored as given: Atrium sends it to the provider.
+ */
+export const maskAuthToken = (token: string): string =>
+  token === "" ? "" : token.length < MIN_HINTED_LENGTH ? "…" : secretHint(token)
+
+export const masked = (settings: PermissionProvider): PermissionProvider => ({
+  ...settings,
+  permissionProviderConfig: {
+    ...settings.permissionProviderConfig,
+    authToken: maskAuthToken(settings.permissionProviderConfig.authToken)
+  }
+})
+
+/**
+ * The update merged over the stored settings. An `authToken` equal to the stored token's mask
+ * keeps the stored token, so sending back what get answered never replaces the secret with its mask.
+ */
+export const mergePermissionProvider = (
+  current: PermissionProvider,
+  update: typeof UpdatePermissionProviderInput.Type
+): PermissionProvider => {
+  const stored = current.permissionProviderConfig
+  const { authToken, permissionProviderUrl } = update.permissionProviderConfig ?? {}
+  return {
+    usePermissionProvider: update.usePermissionProvider ?? current.usePermissionProvider,
+    permissionProviderConfig: {
+      permissionProviderUrl: permissionProviderUrl ?? stored.permissionProviderUrl,
+      authToken: authToken === undefined || authToken === maskAuthToken(stored.authToken) ? stored.authToken : authToken
+    }
+  }
+}

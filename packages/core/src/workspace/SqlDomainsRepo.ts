@@ -1,0 +1,32 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DomainsRepo } from "./DomainsRepo.js"
+
+/** RETURNING lists only the rows really inserted or deleted, in no promised order: keep the caller's. */
+const inGivenOrder = (given: ReadonlyArray<string>) => (rows: ReadonlyArray<Record<string, unknown>>) => {
+  const touched = new Set(rows.map((row) => String(row.domain)))
+  return given.filter((domain) => touched.has(domain))
+}
+
+export const SqlDomainsRepo = Layer.effect(
+  DomainsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      list: (apiKey) =>
+        sql`SELECT domain FROM allowed_domains WHERE api_key = ${apiKey} ORDER BY created_at, domain`.pipe(
+          Effect.map((rows) => rows.map((row) => String(row.domain))),
+          Effect.orDie
+        ),
+      add: (apiKey, domains, now) =>
+        domains.length === 0 ? Effect.succeed([]) : sql`INSERT INTO allowed_domains ${
+          sql.insert(domains.map((domain) => ({ api_key: apiKey, domain, created_at: now })))
+        } ON CONFLICT (api_key, domain) DO NOTHING RETURNING domain`.pipe(Effect.map(inGivenOrder(domains)), Effect.orDie),
+      remove: (apiKey, domains) =>
+        domains.length === 0 ? Effect.succeed([]) : sql`DELETE FROM allowed_domains WHERE ${
+          sql.and([sql`api_key = ${apiKey}`, sql.in("domain", domains)])
+        } RETURNING domain`.pipe(Effect.map(inGivenOrder(domains)), Effect.orDie)
+    }
+  })
+)

@@ -1,0 +1,22 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { fromJson, toJson } from "../sql/Rows.js"
+import { SettingsRepo } from "./SettingsRepo.js"
+
+export const SqlSettingsRepo = Layer.effect(
+  SettingsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      get: (apiKey, name) =>
+        sql`SELECT value FROM workspace_settings WHERE api_key = ${apiKey} AND name = ${name}`.pipe(
+          Effect.map((rows) => rows[0] === undefined ? undefined : fromJson<unknown>(rows[0].value, undefined)),
+          Effect.orDie
+        ),
+      put: (apiKey, name, value) =>
+        sql`INSERT INTO workspace_settings ${sql.insert({ api_key: apiKey, name, value: toJson(value) })}
+          ON CONFLICT (api_key, name) DO UPDATE SET value = excluded.value`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+)

@@ -1,0 +1,168 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { AtriumConfig } from "../Config.js"
+import { hashSecret, newSecret } from "../crypto/Secrets.js"
+import { internal, invalidArgument } from "../protocol/ApiError.js"
+import { success } from "../protocol/Envelope.js"
+import { RateLimiter } from "../protocol/RateLimiter.js"
+import { Mailer } from "../ports/Mailer.js"
+import { Transactions } from "../ports/Transactions.js"
+import { normalizeDomains } from "./Domains.js"
+import { DomainsRepo } from "./DomainsRepo.js"
+import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
+import { LoginLinksRepo } from "./LoginLinksRepo.js"
+import { DEFAULT_NOTIFICATION_SERVICE, mergeNotificationService, type NotificationService } from "./NotificationServiceConfig.js"
+import {
+  DEFAULT_PERMISSION_PROVIDER,
+  masked,
+  mergePermissionProvider,
+  type PermissionProvider
+} from "./PermissionProviderConfig.js"
+import { SettingsRepo } from "./SettingsRepo.js"
+import { DISPOSABLE_EMAIL } from "./Workspaces.js"
+import type {
+  DomainsInput,
+  SendLoginLinkInput,
+  UpdateNotificationServiceInput,
+  UpdatePermissionProviderInput
+} from "./WorkspaceSettingsSchemas.js"
+import { WorkspaceRepo } from "./WorkspaceRepo.js"
+
+const DOMAINS_ADDED = "Domain(s) added successfully to allowed domains."
+const DOMAINS_REMOVED = "Domain(s) removed successfully from allowed domains."
+const PERMISSION_PROVIDER = "permissionProvider"
+const NOTIFICATION_SERVICE = "notificationService"
+
+/** A login link works for 15 minutes. */
+export const LOGIN_LINK_TTL_MILLIS = 15 * 60 * 1000
+/** The query parameter of `continueUrl` that carries the one-time token. */
+export const LOGIN_TOKEN_PARAMETER = "loginToken"
+
+const signInMail = (email: string, link: string) => ({
+  to: email,
+  subject: "Your sign-in link",
+  text: `Use this link to sign in. It works once, for the next 15 minutes:\n\n${link}\n\n` +
+    "If you did not ask for it, ignore this mail: nothing changes until the link is used."
+})
+
+/**
+ * Per-API-key workspace settings (allowed domains, permission provider, notification service)
+ * and the public login link for workspace owners.
+ */
+export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atrium/core/WorkspaceSettings", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const settings = yield* SettingsRepo
+    const domains = yield* DomainsRepo
+    const loginLinks = yield* LoginLinksRepo
+    const workspaces = yield* WorkspaceRepo
+    const limiter = yield* RateLimiter
+    const mailer = yield* Mailer
+    const config = yield* AtriumConfig
+    const { withTransaction } = yield* Transactions
+
+    const permissionProvider = (apiKey: string) =>
+      Effect.map(settings.get(apiKey, PERMISSION_PROVIDER), (stored) => (stored as PermissionProvider | undefined) ?? DEFAULT_PERMISSION_PROVIDER)
+
+    const notificationService = (apiKey: string) =>
+      Effect.map(settings.get(apiKey, NOTIFICATION_SERVICE), (stored) => (stored as NotificationService | undefined) ?? DEFAULT_NOTIFICATION_SERVICE)
+
+    return {
+      /**
+       * Facts §1.3: when some domains were already allowed the answer is an INTERNAL error
+       * carrying both lists, but the new ones are added all the same (committed before failing).
+       */
+      addDomains: (apiKey: string, input: typeof DomainsInput.Type) =>
+        Effect.gen(function*() {
+          const wanted = normalizeDomains(input.domains).valid // the schema refused invalid entries
+          const added = yield* domains.add(apiKey, wanted, yield* Clock.currentTimeMillis)
+          if (added.length < wanted.length) {
+            const skippedDomains = wanted.filter((domain) => !added.includes(domain))
+            return yield* internal(`${DOMAINS_ADDED} Skipped existing domains.`, { domainsAdded: added, skippedDomains })
+          }
+          return success(DOMAINS_ADDED, { domainsAdded: added })
+        }),
+
+      getDomains: (apiKey: string) =>
+        Effect.map(domains.list(apiKey), (allowedDomains) => success("Allowed domains retrieved successfully.", { allowedDomains })),
+
+      /** Spec: domains/delete. Entries not in the list are reported as INTERNAL, the others still removed. */
+      deleteDomains: (apiKey: string, input: typeof DomainsInput.Type) =>
+        Effect.gen(function*() {
+          const wanted = normalizeDomains(input.domains).valid
+          const removed = yield* domains.remove(apiKey, wanted)
+          if (removed.length < wanted.length) {
+            const skippedDomains = wanted.filter((domain) => !removed.includes(domain))
+            return yield* internal(`${DOMAINS_REMOVED} Skipped non-existing domains.`, { domainsRemoved: removed, skippedDomains })
+          }
+          return success(DOMAINS_REMOVED, { domainsRemoved: removed })
+        }),
+
+      /** Spec: permissionproviderconfig/get. The auth token is masked. */
+      getPermissionProviderConfig: (apiKey: string) =>
+        Effect.map(permissionProvider(apiKey), (stored) =>
+          success("Permission provider configuration retrieved successfully.", masked(stored))),
+
+      updatePermissionProviderConfig: (apiKey: string, input: typeof UpdatePermissionProviderInput.Type) =>
+        Effect.gen(function*() {
+          if (input.usePermissionProvider === undefined && input.permissionProviderConfig === undefined) {
+            return yield* invalidArgument("At least one of usePermissionProvider or permissionProviderConfig must be provided")
+          }
+          const updated = yield* withTransaction(Effect.gen(function*() {
+            const next = mergePermissionProvider(yield* permissionProvider(apiKey), input)
+            yield* settings.put(apiKey, PERMISSION_PROVIDER, next)
+            return next
+          }))
+          return success("Permission provider configuration updated successfully.", masked(updated))
+        }),
+
+      /** Spec: notificationconfig/get. */
+      getNotificationConfig: (apiKey: string) =>
+        Effect.map(notificationService(apiKey), (stored) =>
+          success("Notification configuration retrieved successfully.", stored)),
+
+      updateNotificationConfig: (apiKey: string, input: typeof UpdateNotificationServiceInput.Type) =>
+        Effect.gen(function*() {
+          if (input.useNotificationService === undefined && input.notificationServiceConfig === undefined) {
+            return yield* invalidArgument("At least one of useNotificationService or notificationServiceConfig must be provided")
+          }
+          const updated = yield* withTransaction(Effect.gen(function*() {
+            const next = mergeNotificationService(yield* notificationService(apiKey), input)
+            yield* settings.put(apiKey, NOTIFICATION_SERVICE, next)
+            return next
+          }))
+          return success("Notification configuration updated successfully.", updated)
+        }),
+
+      /**
+       * Spec: email/send-login-link (public). The answer is the same whether or not the email owns
+       * a workspace, so it cannot be used to find out who has an account; only owners get a mail.
+       */
+      sendLoginLink: (input: typeof SendLoginLinkInput.Type, ip: string) =>
+        Effect.gen(function*() {
+          switch (continueUrlCheck(input.continueUrl, config.consoleDomain)) {
+            case "invalid-url":
+              return yield* invalidArgument("Invalid url for continueUrl")
+            case "domain-not-allowed":
+              return yield* invalidArgument("The continueUrl domain is not allowed.")
+          }
+          if (isDisposableEmail(input.email, config.disposableEmailDomains)) return yield* invalidArgument(DISPOSABLE_EMAIL)
+          // Case variants of one address share a budget.
+          yield* limiter.consume([
+            [`login-link:email:${input.email.toLowerCase()}`, config.rateLimits.loginLinkPerEmail],
+            [`login-link:ip:${ip}`, config.rateLimits.loginLinkPerIp]
+          ])
+          if ((yield* workspaces.countWorkspacesOwnedBy(input.email)) > 0) {
+            const now = yield* Clock.currentTimeMillis
+            const token = newSecret()
+            yield* loginLinks.deleteExpired(now)
+            yield* loginLinks.insert({ tokenHash: hashSecret(token), email: input.email, createdAt: now, expiresAt: now + LOGIN_LINK_TTL_MILLIS })
+            const link = new URL(input.continueUrl)
+            link.searchParams.set(LOGIN_TOKEN_PARAMETER, token)
+            yield* mailer.send(signInMail(input.email, link.toString()))
+          }
+          return success("Login link sent successfully", null)
+        })
+    }
+  })
+}) {}

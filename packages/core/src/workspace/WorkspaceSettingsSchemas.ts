@@ -1,0 +1,101 @@
+import * as Schema from "effect/Schema"
+import { SuccessResult } from "../protocol/Envelope.js"
+import { Email, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { normalizeDomain } from "./Domains.js"
+
+// ---- Allowed domains --------------------------------------------------------------------------
+
+/** A full URL or a bare domain (facts §1.3); anything `normalizeDomain` refuses is named in the error. */
+const DomainEntry = Text(2000).pipe(
+  Schema.filter((entry) => normalizeDomain(entry) !== undefined || `"${entry}" is not a valid domain`)
+)
+
+/** 1 to 100 entries (spec Limits: "Domains per delete call"; facts §1.3 for add). */
+export const DomainsInput = Schema.Struct({
+  domains: Schema.Array(DomainEntry).pipe(
+    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+    Schema.maxItems(100, { message: () => "must have at most 100 entries" })
+  )
+})
+
+const Domains = Schema.Array(Schema.String)
+
+export const AddDomainsResult = SuccessResult(Schema.Struct({ domainsAdded: Domains }))
+export const GetDomainsResult = SuccessResult(Schema.Struct({ allowedDomains: Domains }))
+export const DeleteDomainsResult = SuccessResult(Schema.Struct({ domainsRemoved: Domains }))
+
+// ---- Permission provider ----------------------------------------------------------------------
+
+export const PermissionProviderSettings = Schema.Struct({
+  usePermissionProvider: Schema.Boolean,
+  permissionProviderConfig: Schema.Struct({
+    permissionProviderUrl: Schema.String,
+    /** Masked in every answer: `maskAuthToken` in PermissionProviderConfig.ts. */
+    authToken: Schema.String
+  })
+}).annotations({ identifier: "PermissionProviderSettings" })
+
+/** "" (not configured) or an http(s) URL (facts §1.3). */
+const ProviderUrl = Text(2000).pipe(
+  Schema.filter((value) => {
+    if (value === "") return true
+    const protocol = URL.canParse(value) ? new URL(value).protocol : undefined
+    return protocol === "http:" || protocol === "https:" || "Please enter a valid URL"
+  })
+)
+
+export const UpdatePermissionProviderInput = Schema.Struct({
+  usePermissionProvider: optional(Schema.Boolean),
+  permissionProviderConfig: optional(Schema.Struct({
+    permissionProviderUrl: optional(ProviderUrl),
+    authToken: optional(Text(2000))
+  }))
+})
+
+export const PermissionProviderResult = SuccessResult(PermissionProviderSettings)
+
+// ---- Notification service ---------------------------------------------------------------------
+
+/** Trigger name → on/off, e.g. `{ add: true, reaction: false }`. */
+const Triggers = Schema.Record({ key: NonEmptyText(100), value: Schema.Boolean })
+
+const BatchScope = Schema.Struct({ isEnabled: Schema.Boolean, batchWindowSeconds: Schema.Number, maxActivities: Schema.Number })
+
+export const NotificationServiceSettings = Schema.Struct({
+  useNotificationService: Schema.Boolean,
+  notificationServiceConfig: Schema.Struct({
+    triggers: Schema.Struct({ comment: Triggers, huddle: Triggers }),
+    delayConfig: Schema.Struct({ isEnabled: Schema.Boolean, delaySeconds: Schema.Number }),
+    batchConfig: Schema.Struct({ document: BatchScope, user: BatchScope })
+  })
+}).annotations({ identifier: "NotificationServiceSettings" })
+
+/** Spec Limits: batchWindowSeconds 10..604800, maxActivities 2..50, integers (facts §5). */
+const BatchScopeUpdate = Schema.Struct({
+  isEnabled: optional(Schema.Boolean),
+  batchWindowSeconds: optional(IntRange(10, 604_800)),
+  maxActivities: optional(IntRange(2, 50))
+})
+
+/** Every key optional at every depth: the update is merged over the stored settings. */
+export const UpdateNotificationServiceInput = Schema.Struct({
+  useNotificationService: optional(Schema.Boolean),
+  notificationServiceConfig: optional(Schema.Struct({
+    triggers: optional(Schema.Struct({ comment: optional(Triggers), huddle: optional(Triggers) })),
+    /** Spec Limits: delaySeconds 10..15552000 (6 months), an integer. */
+    delayConfig: optional(Schema.Struct({ isEnabled: optional(Schema.Boolean), delaySeconds: optional(IntRange(10, 15_552_000)) })),
+    batchConfig: optional(Schema.Struct({ document: optional(BatchScopeUpdate), user: optional(BatchScopeUpdate) }))
+  }))
+})
+
+export const NotificationServiceResult = SuccessResult(NotificationServiceSettings)
+
+// ---- Login link -------------------------------------------------------------------------------
+
+export const SendLoginLinkInput = Schema.Struct({
+  email: Email,
+  /** Checked by the service (facts §1.2 messages), after decoding. */
+  continueUrl: Text(2000)
+})
+
+export const LoginLinkResult = SuccessResult(Schema.Null)

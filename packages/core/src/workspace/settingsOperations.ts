@@ -1,0 +1,95 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { Empty } from "./WorkspaceSchemas.js"
+import { WorkspaceSettings } from "./WorkspaceSettings.js"
+import {
+  AddDomainsResult,
+  DeleteDomainsResult,
+  DomainsInput,
+  GetDomainsResult,
+  LoginLinkResult,
+  NotificationServiceResult,
+  PermissionProviderResult,
+  SendLoginLinkInput,
+  UpdateNotificationServiceInput,
+  UpdatePermissionProviderInput
+} from "./WorkspaceSettingsSchemas.js"
+
+export const workspaceSettingsOperations = [
+  defineOperation({
+    name: "workspace.domains.add",
+    paths: ["/v2/workspace/domains/add", "/v1/workspace/domains/add"],
+    auth: "apiKey",
+    summary: "Allow domains (URLs or bare domains, normalized). Some already allowed: INTERNAL with details, the new ones still added.",
+    input: DomainsInput,
+    output: AddDomainsResult,
+    errors: ["INTERNAL"],
+    handler: (input, caller) => WorkspaceSettings.addDomains(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.domains.get",
+    paths: ["/v2/workspace/domains/get"],
+    auth: "apiKey",
+    summary: "List the allowed domains.",
+    input: Empty,
+    output: GetDomainsResult,
+    handler: (_, caller) => WorkspaceSettings.getDomains(caller.apiKey)
+  }),
+  defineOperation({
+    name: "workspace.domains.delete",
+    paths: ["/v2/workspace/domains/delete", "/v1/workspace/domains/delete"],
+    auth: "apiKey",
+    summary: "Remove allowed domains. Some not in the list: INTERNAL with details, the others still removed.",
+    input: DomainsInput,
+    output: DeleteDomainsResult,
+    errors: ["INTERNAL"],
+    handler: (input, caller) => WorkspaceSettings.deleteDomains(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.permissionproviderconfig.get",
+    paths: ["/v2/workspace/permissionproviderconfig/get"],
+    auth: "apiKey",
+    summary: "Read the permission provider settings (the auth token masked).",
+    input: Empty,
+    output: PermissionProviderResult,
+    handler: (_, caller) => WorkspaceSettings.getPermissionProviderConfig(caller.apiKey)
+  }),
+  defineOperation({
+    name: "workspace.permissionproviderconfig.update",
+    paths: ["/v2/workspace/permissionproviderconfig/update"],
+    auth: "apiKey",
+    summary: "Update the permission provider settings (partial); answers the stored settings, the auth token masked.",
+    input: UpdatePermissionProviderInput,
+    output: PermissionProviderResult,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => WorkspaceSettings.updatePermissionProviderConfig(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.notificationconfig.get",
+    paths: ["/v2/workspace/notificationconfig/get"],
+    auth: "apiKey",
+    summary: "Read the notification service settings.",
+    input: Empty,
+    output: NotificationServiceResult,
+    handler: (_, caller) => WorkspaceSettings.getNotificationConfig(caller.apiKey)
+  }),
+  defineOperation({
+    name: "workspace.notificationconfig.update",
+    paths: ["/v2/workspace/notificationconfig/update"],
+    auth: "apiKey",
+    summary: "Update the notification service settings (deep partial); answers the stored settings.",
+    input: UpdateNotificationServiceInput,
+    output: NotificationServiceResult,
+    errors: ["INVALID_ARGUMENT"],
+    handler: (input, caller) => WorkspaceSettings.updateNotificationConfig(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.email.sendloginlink",
+    paths: ["/v2/workspace/email/send-login-link"],
+    auth: "public",
+    summary: "Mail a workspace owner a sign-in link to continueUrl. Same answer for any email; rate limited per email and IP.",
+    input: SendLoginLinkInput,
+    output: LoginLinkResult,
+    errors: ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"],
+    handler: (input, caller) => WorkspaceSettings.sendLoginLink(input, caller.ip)
+  })
+] as const

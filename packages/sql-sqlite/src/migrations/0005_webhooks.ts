@@ -1,0 +1,38 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+
+/** Advanced webhooks: the per-key settings and the endpoints with their signing secrets. */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE advanced_webhook_configs (
+    api_key TEXT PRIMARY KEY,
+    is_enabled INTEGER NOT NULL,
+    encrypt_data INTEGER NOT NULL,
+    encode_data INTEGER NOT NULL,
+    public_key TEXT NOT NULL,
+    enable_data_protection INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`
+  // filter_types and channels are JSON arrays, NULL meaning "all"; the secret is kept as is (deliveries sign with it).
+  yield* sql`CREATE TABLE webhook_endpoints (
+    api_key TEXT NOT NULL,
+    id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    description TEXT,
+    filter_types TEXT,
+    channels TEXT,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    rate_limit INTEGER,
+    uid TEXT,
+    metadata TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (api_key, id)
+  )`
+  // The list's keyset order, and (for deliveries) every endpoint of a key.
+  yield* sql`CREATE INDEX webhook_endpoints_page ON webhook_endpoints (api_key, created_at, id)`
+  // NULL uids never clash: both SQLite and PostgreSQL treat NULLs as distinct in a unique index.
+  yield* sql`CREATE UNIQUE INDEX webhook_endpoints_uid ON webhook_endpoints (api_key, uid)`
+})
