@@ -1,8 +1,9 @@
 // Request-path benchmark: `pnpm bench` (builds first). Needs wrk and taskset.
-//   node bench/run.mjs [--duration 10] [--warmup 3] [--connections 10] [--activities 100000]
+//   node bench/run.mjs [--duration 10] [--warmup 3] [--connections 10] [--activities 100000] [--rounds 3]
 // Each server is pinned to core 0 and wrk to core 1, as in stack-notes.md.
-// For each request it prints req/s, p99 and peak RSS of (a) raw node:http + better-sqlite3
-// and (b) `atrium serve` on SQLite, and the ratio b/a.
+// For each request it measures req/s, p99 and peak RSS of (a) raw node:http + better-sqlite3
+// and (b) `atrium serve` on SQLite, alternating a and b for `rounds` rounds (this kind of
+// machine drifts by tens of percent from minute to minute), and prints the medians and b/a.
 import { execFile, execFileSync, spawn } from "node:child_process"
 import { promisify } from "node:util"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -15,7 +16,8 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
-    activities: { type: "string", default: "100000" }
+    activities: { type: "string", default: "100000" },
+    rounds: { type: "string", default: "3" }
   }
 })
 const root = new URL("..", import.meta.url).pathname
@@ -120,23 +122,38 @@ const wrk = async (url, request, seconds) => {
   return { rps, p99ms }
 }
 
-const results = []
-for (const request of requests) {
-  for (const target of targets) {
-    const server = await start(target.command, target.args, target.env)
-    // Same answer from both, apart from the page token.
-    const sample = await post(server.url, request.path, request.data)
-    await wrk(server.url, request, Number(args.warmup))
-    const rss = peakRss(server.child.pid)
-    const { p99ms, rps } = await wrk(server.url, request, Number(args.duration))
-    const rssMb = rss()
-    await stop(server)
-    results.push({ request: request.name, target: target.name, rps, p99ms, rssMb, items: Array.isArray(sample.result.data) ? sample.result.data.length : 0 })
-    console.log(`${request.name} | ${target.name}: ${rps.toFixed(0)} req/s, p99 ${p99ms.toFixed(2)} ms, peak RSS ${rssMb.toFixed(0)} MB`)
+const runs = []
+for (let round = 1; round <= Number(args.rounds); round++) {
+  for (const request of requests) {
+    for (const target of targets) {
+      const server = await start(target.command, target.args, target.env)
+      const sample = await post(server.url, request.path, request.data)
+      await wrk(server.url, request, Number(args.warmup))
+      const rss = peakRss(server.child.pid)
+      const { p99ms, rps } = await wrk(server.url, request, Number(args.duration))
+      const rssMb = rss()
+      await stop(server)
+      runs.push({ request: request.name, target: target.name, rps, p99ms, rssMb, items: Array.isArray(sample.result.data) ? sample.result.data.length : 0 })
+      console.log(`round ${round} | ${request.name} | ${target.name}: ${rps.toFixed(0)} req/s, p99 ${p99ms.toFixed(2)} ms, peak RSS ${rssMb.toFixed(0)} MB`)
+    }
   }
 }
+const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]
+const results = requests.flatMap((request) =>
+  targets.map((target) => {
+    const mine = runs.filter((r) => r.request === request.name && r.target === target.name)
+    return {
+      request: request.name,
+      target: target.name,
+      rps: median(mine.map((r) => r.rps)),
+      p99ms: median(mine.map((r) => r.p99ms)),
+      rssMb: Math.max(...mine.map((r) => r.rssMb)),
+      items: mine[0].items
+    }
+  })
+)
 
-console.log(`\nwrk -t1 -c${args.connections} -d${args.duration}s after ${args.warmup}s warm-up; server on core 0, wrk on core 1; node ${process.version}\n`)
+console.log(`\nwrk -t1 -c${args.connections} -d${args.duration}s after ${args.warmup}s warm-up, ${args.rounds} alternating rounds (median req/s and p99, highest peak RSS); server on core 0, wrk on core 1; node ${process.version}\n`)
 console.log("| request | server | req/s | p99 ms | peak RSS MB | items |")
 console.log("|---|---|---:|---:|---:|---:|")
 for (const r of results) console.log(`| ${r.request} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p99ms.toFixed(2)} | ${r.rssMb.toFixed(0)} | ${r.items} |`)

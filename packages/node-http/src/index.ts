@@ -74,19 +74,17 @@ export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptio
       path = url.slice(base.length) || "/"
     }
     const method = req.method ?? "GET"
-    const bodyless = method === "GET" || method === "HEAD"
-    const read = bodyless ? Promise.resolve(undefined) : readBody(req, limit)
-    read.then(
-      async (body) => {
-        const request: AtriumRequest = { method, path, headers: req.headers, body, ip: req.socket.remoteAddress }
-        const response = await atrium.handle(request)
+    const answer = (body: Buffer | undefined) => {
+      const request: AtriumRequest = { method, path, headers: req.headers, body, ip: req.socket.remoteAddress }
+      return atrium.handle(request).then((response) => {
         writeResponse(res, response, body !== undefined && body.length > limit)
         options.onResponse?.(request, response, performance.now() - started)
-      },
-      (error) => {
-        // The client went away mid-body: nothing left to answer.
-        if (!res.headersSent) res.destroy(error as Error)
-      }
-    )
+      })
+    }
+    if (method === "GET" || method === "HEAD") return void answer(undefined)
+    readBody(req, limit).then(answer, (error) => {
+      // The client went away mid-body: nothing left to answer.
+      if (!res.headersSent) res.destroy(error as Error)
+    })
   }
 }

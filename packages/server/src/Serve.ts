@@ -18,8 +18,30 @@ export interface ServeOptions {
   readonly log?: (line: string) => void
 }
 
+/**
+ * One line per request on stdout, written once per turn of the event loop:
+ * under load that is one write for many requests rather than one each.
+ */
+const stdoutLines = () => {
+  let pending: Array<string> = []
+  const flush = () => {
+    if (pending.length === 0) return
+    const text = pending.join("\n") + "\n"
+    pending = []
+    process.stdout.write(text)
+  }
+  return {
+    log: (line: string) => {
+      if (pending.push(line) === 1) setImmediate(flush)
+    },
+    flush
+  }
+}
+
 /** Starts Atrium on node:http with the storage `env.databaseUrl` names. */
-export const serve = async (env: ServerEnv, { log = (line) => process.stdout.write(line + "\n") }: ServeOptions = {}): Promise<RunningServer> => {
+export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise<RunningServer> => {
+  const stdout = stdoutLines()
+  const log = options.log ?? stdout.log
   const storage = storageFromUrl(env.databaseUrl)
   const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true })
   await atrium.ready()
@@ -46,6 +68,7 @@ export const serve = async (env: ServerEnv, { log = (line) => process.stdout.wri
         server.closeIdleConnections()
       })
       await atrium.dispose()
+      stdout.flush()
     }
   }
 }

@@ -1,4 +1,5 @@
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -110,8 +111,10 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   }
   const runExit = Runtime.runPromiseExit(runtime)
   const runFork = Runtime.runFork(runtime)
+  // Looked up once: every request needs it.
+  const access = Context.get(runtime.context, Access)
 
-  const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R | Access>>()
+  const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R>>()
   const successStatus = new Map<string, number>()
   for (const operation of operations) {
     const decode = makeDecoder(operation.input)
@@ -124,29 +127,24 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
           const handled = operation.handler(input, caller)
           return organizationId === undefined || caller.mode !== "apiKey"
             ? handled
-            : Effect.zipRight(
-              Effect.flatMap(Access, (access) => access.ensureOrganizationEnabled(caller.apiKey, organizationId)),
-              handled
-            )
+            : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
         }
       })
-    const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R | Access> => {
+    const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R> => {
       const ip = request.ip ?? ""
       switch (operation.auth) {
         case "public":
           return run(data, { mode: "public", ip })
         case "workspace":
-          return Effect.flatMap(Access, (access) =>
-            Effect.flatMap(
-              access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceToken), ip),
-              (caller) => run(data, caller)
-            ))
+          return Effect.flatMap(
+            access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceToken), ip),
+            (caller) => run(data, caller)
+          )
         default:
-          return Effect.flatMap(Access, (access) =>
-            Effect.flatMap(
-              access.apiKeyCaller(header(request, names.apiKey), header(request, names.authToken), ip),
-              (caller) => run(data, caller)
-            ))
+          return Effect.flatMap(
+            access.apiKeyCaller(header(request, names.apiKey), header(request, names.authToken), ip),
+            (caller) => run(data, caller)
+          )
       }
     }
     for (const path of operation.paths) {

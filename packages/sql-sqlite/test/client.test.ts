@@ -1,0 +1,56 @@
+/**
+ * The lean client's fast path must never let a statement into another fiber's
+ * transaction: a read beside an open transaction waits for it and never sees
+ * its uncommitted writes. Both clients behave the same.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { clientLayer } from "../src/index.js"
+
+const withDatabase = (client: "lean" | "effect") =>
+  Layer.unwrapScoped(
+    Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "atrium-client-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ).pipe(Effect.map((dir) => clientLayer({ filename: join(dir, "t.db"), client })))
+  )
+
+for (const client of ["lean", "effect"] as const) {
+  describe(`SqliteStorage client "${client}"`, () => {
+    it.live("a read beside an open transaction waits for it and sees only committed data", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE t (id TEXT PRIMARY KEY)`
+        const writer = yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO t (id) VALUES ('uncommitted')`
+          yield* Effect.sleep("50 millis")
+          return yield* Effect.fail("roll back")
+        })).pipe(Effect.either, Effect.fork)
+        yield* Effect.sleep("10 millis")
+        const seen = yield* sql<{ id: string }>`SELECT id FROM t`
+        expect(seen).toEqual([])
+        expect((yield* Fiber.join(writer))._tag).toBe("Left")
+        yield* sql`INSERT INTO t (id) VALUES ('committed')`
+        expect(yield* sql<{ id: string }>`SELECT id FROM t`).toEqual([{ id: "committed" }])
+      }).pipe(Effect.provide(withDatabase(client))))
+
+    it.live("statements inside a transaction see its own writes; nested savepoints roll back alone", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE t (id TEXT PRIMARY KEY)`
+        const inside = yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO t (id) VALUES ('a')`
+          yield* sql.withTransaction(sql`INSERT INTO t (id) VALUES ('b')`.pipe(Effect.zipRight(Effect.fail("no b")))).pipe(Effect.ignore)
+          return yield* sql<{ id: string }>`SELECT id FROM t ORDER BY id`
+        }))
+        expect(inside).toEqual([{ id: "a" }])
+        expect(yield* sql<{ id: string }>`SELECT id FROM t ORDER BY id`).toEqual([{ id: "a" }])
+      }).pipe(Effect.provide(withDatabase(client))))
+  })
+}
