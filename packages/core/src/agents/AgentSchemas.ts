@@ -1,14 +1,9 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Id, NonEmptyText, optional, PageSize, Text } from "../schema/Common.js"
+import { EpochMillis, Id, NonEmptyText, optional, PageSize, Text } from "../schema/Common.js"
 
 export const AgentExecutionStatus = Schema.Literal("running", "passed", "failed", "error", "skipped")
 
-/** A point in time in epoch milliseconds (spec convention 6). */
-export const EpochMillis = Schema.Number.pipe(
-  Schema.int({ message: () => "must be an integer (milliseconds since the epoch)" }),
-  Schema.nonNegative({ message: () => "must not be negative" })
-)
 
 /** DECISIONS.md "Operations the spec only names": recording is an upsert by `id`. */
 export const RecordExecutionInput = Schema.Struct({

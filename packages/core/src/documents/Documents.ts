@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { FoldersRepo } from "../folders/FoldersRepo.js"
+import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
@@ -8,7 +8,7 @@ import { pageOf, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { AddDocumentsV1Input, AddDocumentsV2Input, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
-import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
+import { DocumentsRepo, newDocument } from "./DocumentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -50,19 +50,16 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           })
           return { success: true, id: existing.internalId, message: "Added Successfully" } as ItemResult
         }
-        const row: DocumentRow = {
+        const row = newDocument({
           apiKey,
           organizationId,
           id: documentId,
           internalId: yield* ids.make(),
-          name: documentName ?? "",
+          now,
+          name: documentName,
           folderId,
-          accessType: "public",
-          disabled: false,
-          metadata,
-          createdAt: now,
-          updatedAt: now
-        }
+          metadata
+        })
         yield* repo.insert(row)
         return { success: true, id: row.internalId, message: "Added Successfully" } as ItemResult
       }))
@@ -104,18 +101,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
             if (input.createFolder !== true || input.folderId === undefined) {
               return yield* notFound(`Folder ${input.folderId} does not exist; pass createFolder: true to create it.`)
             }
-            yield* folders.insert({
-              apiKey,
-              organizationId: input.organizationId,
-              id: input.folderId,
-              name: input.folderId,
-              parentFolderId: "root",
-              ancestors: ["root"],
-              accessType: "public",
-              inheritAccessFromParent: true,
-              createdAt: now,
-              lastUpdated: now
-            })
+            yield* folders.insert(implicitFolder(apiKey, input.organizationId, input.folderId, now))
           }
           const data: Record<string, ItemResult> = {}
           for (const document of input.documents) {

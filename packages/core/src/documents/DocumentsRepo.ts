@@ -19,6 +19,30 @@ export interface DocumentRow {
   readonly updatedAt: number
 }
 
+/** A new document: enabled and public, at the organization root unless a folder is given. */
+export const newDocument = (fields: {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly id: string
+  readonly internalId: string
+  readonly now: number
+  readonly name?: string | undefined
+  readonly folderId?: string | null | undefined
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined
+}): DocumentRow => ({
+  apiKey: fields.apiKey,
+  organizationId: fields.organizationId,
+  id: fields.id,
+  internalId: fields.internalId,
+  name: fields.name ?? "",
+  folderId: fields.folderId ?? null,
+  accessType: "public",
+  disabled: false,
+  metadata: fields.metadata ?? {},
+  createdAt: fields.now,
+  updatedAt: fields.now
+})
+
 /** Storage port: documents of an organization. */
 export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<DocumentsRepo, {
   readonly insert: (row: DocumentRow) => Effect.Effect<void>

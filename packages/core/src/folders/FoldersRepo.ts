@@ -18,6 +18,23 @@ export interface FolderRow {
   readonly lastUpdated: number
 }
 
+/**
+ * A top-level folder made on the way, when an add names a folder that does not
+ * exist and asks for it (`createFolder`): named after its id, public, inheriting access.
+ */
+export const implicitFolder = (apiKey: string, organizationId: string, id: string, now: number): FolderRow => ({
+  apiKey,
+  organizationId,
+  id,
+  name: id,
+  parentFolderId: "root",
+  ancestors: ["root"],
+  accessType: "public",
+  inheritAccessFromParent: true,
+  createdAt: now,
+  lastUpdated: now
+})
+
 /** Storage port: folders of an organization. */
 export class FoldersRepo extends Context.Tag("@atrium/core/FoldersRepo")<FoldersRepo, {
   readonly insert: (row: FolderRow) => Effect.Effect<void>

@@ -1,7 +1,6 @@
 import * as Schema from "effect/Schema"
-import { EpochMillis } from "../agents/AgentSchemas.js"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { EpochMillis, Id, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
 
 /** Judgments per add call: the facts name no limit; 100 keeps one call's transactions short. */
 export const MAX_JUDGMENTS_PER_CALL = 100

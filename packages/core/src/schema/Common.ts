@@ -48,3 +48,9 @@ export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unkn
 
 /** Optional key: absent is allowed, `undefined` is not produced on decode. */
 export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** A point in time in epoch milliseconds (spec convention 6). */
+export const EpochMillis = Schema.Number.pipe(
+  Schema.int({ message: () => "must be an integer (milliseconds since the epoch)" }),
+  Schema.nonNegative({ message: () => "must not be negative" })
+)

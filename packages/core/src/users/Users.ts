@@ -1,8 +1,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import { DocumentsRepo } from "../documents/DocumentsRepo.js"
-import { FoldersRepo } from "../folders/FoldersRepo.js"
+import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
+import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
@@ -87,36 +87,13 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
           if (input.createDocument !== true) {
             return yield* notFound(`Document ${scope.scopeId} does not exist; pass createDocument: true to create it.`)
           }
-          yield* documents.insert({
-            apiKey,
-            organizationId,
-            id: scope.scopeId,
-            internalId: yield* ids.make(),
-            name: "",
-            folderId: null,
-            accessType: "public",
-            disabled: false,
-            metadata: {},
-            createdAt: now,
-            updatedAt: now
-          })
+          yield* documents.insert(newDocument({ apiKey, organizationId, id: scope.scopeId, internalId: yield* ids.make(), now }))
         }
         if (scope.level === "folder" && (yield* folders.find(apiKey, organizationId, scope.scopeId)) === undefined) {
           if (input.createFolder !== true) {
             return yield* notFound(`Folder ${scope.scopeId} does not exist; pass createFolder: true to create it.`)
           }
-          yield* folders.insert({
-            apiKey,
-            organizationId,
-            id: scope.scopeId,
-            name: scope.scopeId,
-            parentFolderId: "root",
-            ancestors: ["root"],
-            accessType: "public",
-            inheritAccessFromParent: true,
-            createdAt: now,
-            lastUpdated: now
-          })
+          yield* folders.insert(implicitFolder(apiKey, organizationId, scope.scopeId, now))
         }
       }))
 

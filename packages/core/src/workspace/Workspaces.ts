@@ -42,24 +42,29 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
     const config = yield* AtriumConfig
     const { withTransaction } = yield* Transactions
 
-    /** A new API key with one auth token; returns the key and the token's plain value. */
-    const addApiKey = (workspaceId: string, name: string, type: ApiKeyType, withToken: boolean) =>
+    /** Stores a new auth token of the key (its hash); returns its plain value, shown once. */
+    const issueAuthToken = (apiKey: string) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const key: ApiKeyRow = { apiKey: yield* ids.make("atr", 20), workspaceId, name, type, createdAt: now }
-        yield* repo.insertApiKey(key)
-        if (!withToken) return { key, authToken: undefined }
         const authToken = newSecret()
         yield* repo.insertAuthToken({
-          apiKey: key.apiKey,
+          apiKey,
           id: yield* ids.make("tok"),
           name: DEFAULT_TOKEN_NAME,
           tokenHash: hashSecret(authToken),
           hint: secretHint(authToken),
           domains: [],
-          createdAt: now
+          createdAt: yield* Clock.currentTimeMillis
         })
-        return { key, authToken }
+        return authToken
+      })
+
+    /** A new API key, with one auth token unless told otherwise; returns the key and the token's plain value. */
+    const addApiKey = (workspaceId: string, name: string, type: ApiKeyType, withToken: boolean) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const key: ApiKeyRow = { apiKey: yield* ids.make("atr", 20), workspaceId, name, type, createdAt: now }
+        yield* repo.insertApiKey(key)
+        return { key, authToken: withToken ? yield* issueAuthToken(key.apiKey) : undefined }
       })
 
     const describe = (workspace: WorkspaceRow, keys: ReadonlyArray<ApiKeyRow>, secrets?: { workspace: string; keys: Record<string, string> }) => ({
@@ -167,20 +172,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
       resetAuthToken: (workspaceId: string, apiKey: string) =>
         Effect.gen(function*() {
           yield* requireKey(workspaceId, apiKey)
-          const authToken = newSecret()
-          const now = yield* Clock.currentTimeMillis
-          yield* withTransaction(Effect.gen(function*() {
-            yield* repo.deleteAuthTokens(apiKey)
-            yield* repo.insertAuthToken({
-              apiKey,
-              id: yield* ids.make("tok"),
-              name: DEFAULT_TOKEN_NAME,
-              tokenHash: hashSecret(authToken),
-              hint: secretHint(authToken),
-              domains: [],
-              createdAt: now
-            })
-          }))
+          const authToken = yield* withTransaction(Effect.zipRight(repo.deleteAuthTokens(apiKey), issueAuthToken(apiKey)))
           access.forgetApiKey(apiKey)
           return success("Auth token reset successfully.", {
             apiKey,
