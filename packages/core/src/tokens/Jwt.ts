@@ -79,15 +79,15 @@ const SECONDS_MILLIS_THRESHOLD = 1e12
 export const normalizeExpiresAt = (value: number): number =>
   value < SECONDS_MILLIS_THRESHOLD ? value * 1000 : value
 
-/** A fresh ES256 (P-256) key pair, exported as JWKs so it can be stored. */
-export const generateSigningKey = async (kid: string): Promise<SigningKey> => {
+/** A fresh ES256 (P-256) key pair, exported as JWKs so it can be stored. `createdAt` comes from the caller's clock. */
+export const generateSigningKey = async (kid: string, createdAt: number): Promise<SigningKey> => {
   const { privateKey, publicKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true })
   const [privateJwk, publicJwk] = await Promise.all([exportJWK(privateKey), exportJWK(publicKey)])
   return {
     kid,
     privateJwk: { ...privateJwk, kid, alg: TOKEN_ALGORITHM },
     publicJwk: publicOnly({ ...publicJwk, kid }),
-    createdAt: Date.now()
+    createdAt
   }
 }
 

@@ -50,13 +50,14 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
         let row = yield* repo.active
         if (row === undefined) {
           const kid = yield* ids.make("key")
-          const key = yield* Effect.promise(() => generateSigningKey(kid))
+          const now = yield* Clock.currentTimeMillis
+          const key = yield* Effect.promise(() => generateSigningKey(kid, now))
           yield* repo.insertIfNoneActive({
             kid,
             alg: TOKEN_ALGORITHM,
             privateJwk: key.privateJwk,
             publicJwk: key.publicJwk,
-            createdAt: yield* Clock.currentTimeMillis,
+            createdAt: now,
             active: true
           })
           row = yield* repo.active

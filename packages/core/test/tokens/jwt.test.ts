@@ -43,7 +43,7 @@ const tamper = (token: string, segment: number): string => {
 
 describe("Jwt", () => {
   it("generates an ES256 key with a public JWK carrying kid, alg and use", async () => {
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     expect(key.kid).toBe("k1")
     expect(key.privateJwk.d).toBeTypeOf("string")
     expect(key.publicJwk).toMatchObject({ kty: "EC", crv: "P-256", kid: "k1", alg: "ES256", use: "sig" })
@@ -51,7 +51,7 @@ describe("Jwt", () => {
   })
 
   it("signs and verifies a token round trip with all claims", async () => {
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     const token = await signUserToken(key, claims())
     expect(decodeProtectedHeader(token)).toEqual({ alg: "ES256", kid: "k1", typ: "JWT" })
 
@@ -75,7 +75,7 @@ describe("Jwt", () => {
 
   it("expires exactly 48 hours after iat", async () => {
     expect(TOKEN_LIFETIME_SECONDS).toBe(172_800)
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     const token = await signUserToken(key, claims())
     const set = jwks([key])
     const verified = await verifyToken(token, { jwks: set, currentDate: at(IAT + TOKEN_LIFETIME_SECONDS - 1) })
@@ -89,8 +89,8 @@ describe("Jwt", () => {
   })
 
   it("rejects a token signed by another key, even with the same kid", async () => {
-    const key = await generateSigningKey("k1")
-    const other = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
+    const other = await generateSigningKey("k1", 0)
     const token = await signUserToken(other, claims())
     await expect(verifyToken(token, { jwks: jwks([key]), currentDate: at(IAT + 60) })).rejects.toBeInstanceOf(
       errors.JWSSignatureVerificationFailed
@@ -100,8 +100,8 @@ describe("Jwt", () => {
   })
 
   it("rejects a token whose kid is not in the JWKS", async () => {
-    const key = await generateSigningKey("k1")
-    const other = await generateSigningKey("k2")
+    const key = await generateSigningKey("k1", 0)
+    const other = await generateSigningKey("k2", 0)
     const token = await signUserToken(other, claims())
     await expect(verifyToken(token, { jwks: jwks([key]), currentDate: at(IAT + 60) })).rejects.toBeInstanceOf(
       errors.JWKSNoMatchingKey
@@ -109,15 +109,15 @@ describe("Jwt", () => {
   })
 
   it("verifies against a rotated JWKS holding several keys", async () => {
-    const oldKey = await generateSigningKey("old")
-    const newKey = await generateSigningKey("new")
+    const oldKey = await generateSigningKey("old", 0)
+    const newKey = await generateSigningKey("new", 0)
     const set = jwks([newKey, oldKey])
     const token = await signUserToken(oldKey, claims())
     await expect(verifyToken(token, { jwks: set, currentDate: at(IAT + 60) })).resolves.toMatchObject({ apiKey: "ak_123" })
   })
 
   it("rejects tampered tokens", async () => {
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     const token = await signUserToken(key, claims())
     const set = jwks([key])
     const opts = { jwks: set, currentDate: at(IAT + 60) }
@@ -132,7 +132,7 @@ describe("Jwt", () => {
   })
 
   it("checks issuer and audience when asked", async () => {
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     const token = await signUserToken(key, claims())
     const set = jwks([key])
     await expect(verifyToken(token, { jwks: set, audience: "ak_other", currentDate: at(IAT + 60) })).rejects.toBeInstanceOf(
@@ -144,7 +144,7 @@ describe("Jwt", () => {
   })
 
   it("rejects a validly signed token whose payload has the wrong shape", async () => {
-    const key = await generateSigningKey("k1")
+    const key = await generateSigningKey("k1", 0)
     const privateKey = await importJWK(key.privateJwk, "ES256")
     const token = await new SignJWT({ user: { userId: "u_1" }, permissions: { resources: [] } })
       .setProtectedHeader({ alg: "ES256", kid: "k1", typ: "JWT" })
@@ -156,7 +156,7 @@ describe("Jwt", () => {
   })
 
   it("publishes only public key material in the JWKS", async () => {
-    const keys: Array<SigningKey> = [await generateSigningKey("a"), await generateSigningKey("b")]
+    const keys: Array<SigningKey> = [await generateSigningKey("a", 0), await generateSigningKey("b", 0)]
     // Even if a stored publicJwk were polluted with private members, they must not leak.
     const polluted: SigningKey = { ...keys[1]!, publicJwk: { ...keys[1]!.privateJwk } }
     const set = jwks([keys[0]!, polluted])
