@@ -1,0 +1,2 @@
+import { build } from "../../tsup.shared.js"
+export default build({ index: "src/index.ts" })
