@@ -3,8 +3,9 @@
  * IncomingMessage/ServerResponse pairs). Adapter authors: this file uses only
  * `createAtrium`'s `AtriumHandler` and the `AtriumRequest`/`AtriumResponse` shapes.
  */
-import { type AtriumHandler, type AtriumRequest, type AtriumResponse, errorBody, httpStatusOf, notFound } from "@atrium/core"
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { type AtriumHandler, type AtriumRequest, type AtriumResponse, normalizeBasePath, notMounted, pathUnder } from "@atrium/core"
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
+import type { Readable } from "node:stream"
 
 export interface NodeListenerOptions {
   /** Path prefix the API is mounted under, e.g. `/collab`. Requests outside it get NOT_FOUND (or go to `next`). */
@@ -15,11 +16,22 @@ export interface NodeListenerOptions {
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
 
-/** Reads the body, stopping once it is longer than `limit` (what was read is enough to refuse it). */
-export const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | undefined> =>
+/** A body that stands for one over `limit` when the request declares more than `limit` bytes (refused unread). */
+export const declaredOverLimit = (headers: IncomingHttpHeaders, limit: number): Buffer | undefined =>
+  Number(headers["content-length"]) > limit ? Buffer.alloc(limit + 1) : undefined
+
+/**
+ * Reads the body, stopping once it is longer than `limit` (what was read is enough to refuse it).
+ * `req` may be any readable stream (e.g. one a framework hands out); `headers` default to its own.
+ */
+export const readBody = (
+  req: Readable,
+  limit: number,
+  headers: IncomingHttpHeaders = (req as Partial<IncomingMessage>).headers ?? {}
+): Promise<Buffer | undefined> =>
   new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"])
-    if (declared > limit) return resolve(Buffer.alloc(limit + 1))
+    const refused = declaredOverLimit(headers, limit)
+    if (refused !== undefined) return resolve(refused)
     const chunks: Array<Buffer> = []
     let size = 0
     const onData = (chunk: Buffer) => {
@@ -38,17 +50,6 @@ export const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 
     req.on("error", reject)
   })
 
-const normalizeBase = (basePath: string | undefined) => {
-  if (basePath === undefined || basePath === "" || basePath === "/") return ""
-  return "/" + basePath.replace(/^\/+|\/+$/g, "")
-}
-
-const outsideBase = (url: string): AtriumResponse => ({
-  status: httpStatusOf.NOT_FOUND,
-  headers: { "content-type": "application/json; charset=utf-8" },
-  body: errorBody(notFound(`No operation at ${url.split("?", 1)[0]}.`))
-})
-
 /** Writes an Atrium answer; a refused oversized body also closes the connection rather than read the rest. */
 export const writeResponse = (res: ServerResponse, response: AtriumResponse, closeConnection = false) => {
   const headers: Record<string, string | number> = { ...response.headers, "content-length": Buffer.byteLength(response.body) }
@@ -57,34 +58,72 @@ export const writeResponse = (res: ServerResponse, response: AtriumResponse, clo
   res.end(response.body)
 }
 
-/** A `(req, res)` listener answering every Atrium operation under `basePath`. */
-export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptions = {}): NodeListener => {
-  const base = normalizeBase(options.basePath)
+export interface NodeRequestOptions {
+  /** The path after the mount prefix, with its query string. */
+  readonly path: string
+  /** Client address (default: the socket's). */
+  readonly ip?: string | undefined
+  readonly onResponse?: NodeListenerOptions["onResponse"]
+}
+
+const answer = (
+  atrium: AtriumHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string | Uint8Array | undefined,
+  options: NodeRequestOptions,
+  started: number,
+  closeConnection: boolean
+): Promise<void> => {
+  const request: AtriumRequest = {
+    method: req.method ?? "GET",
+    path: options.path,
+    headers: req.headers,
+    body,
+    ip: options.ip ?? req.socket.remoteAddress
+  }
+  return atrium.handle(request).then((response) => {
+    writeResponse(res, response, closeConnection)
+    options.onResponse?.(request, response, performance.now() - started)
+  })
+}
+
+/** Answers `req` with a body the host already read (e.g. with a framework's body parser). */
+export const answerWithBody = (
+  atrium: AtriumHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string | Uint8Array | undefined,
+  options: NodeRequestOptions
+): Promise<void> => answer(atrium, req, res, body, options, options.onResponse ? performance.now() : 0, false)
+
+/** Reads the body of `req` (none for GET and HEAD), then answers it. */
+export const answerNodeRequest = (atrium: AtriumHandler, req: IncomingMessage, res: ServerResponse, options: NodeRequestOptions): Promise<void> => {
+  const started = options.onResponse ? performance.now() : 0
+  if (req.method === "GET" || req.method === "HEAD") return answer(atrium, req, res, undefined, options, started, false)
   const limit = atrium.options.maxBodyBytes
-  return (req, res, next) => {
-    const started = options.onResponse ? performance.now() : 0
-    const url = req.url ?? "/"
-    let path = url
-    if (base !== "") {
-      if (url !== base && !url.startsWith(base + "/") && !url.startsWith(base + "?")) {
-        if (next) return next()
-        req.resume() // drain the body so the connection can be reused
-        return writeResponse(res, outsideBase(url))
-      }
-      path = url.slice(base.length) || "/"
-    }
-    const method = req.method ?? "GET"
-    const answer = (body: Buffer | undefined) => {
-      const request: AtriumRequest = { method, path, headers: req.headers, body, ip: req.socket.remoteAddress }
-      return atrium.handle(request).then((response) => {
-        writeResponse(res, response, body !== undefined && body.length > limit)
-        options.onResponse?.(request, response, performance.now() - started)
-      })
-    }
-    if (method === "GET" || method === "HEAD") return void answer(undefined)
-    readBody(req, limit).then(answer, (error) => {
+  return readBody(req, limit).then(
+    // Past the limit the rest of the body is left unread: close the connection after answering.
+    (body) => answer(atrium, req, res, body, options, started, body !== undefined && body.length > limit),
+    (error) => {
       // The client went away mid-body: nothing left to answer.
       if (!res.headersSent) res.destroy(error as Error)
-    })
+    }
+  )
+}
+
+/** A `(req, res)` listener answering every Atrium operation under `basePath`. */
+export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptions = {}): NodeListener => {
+  const base = normalizeBasePath(options.basePath)
+  const onResponse = options.onResponse
+  return (req, res, next) => {
+    const url = req.url ?? "/"
+    const path = pathUnder(base, url)
+    if (path === undefined) {
+      if (next) return next()
+      req.resume() // drain the body so the connection can be reused
+      return writeResponse(res, notMounted(url))
+    }
+    void answerNodeRequest(atrium, req, res, { path, ...(onResponse && { onResponse }) })
   }
 }

@@ -1,22 +1,11 @@
 import { Workspaces } from "@atrium/core"
 import { createAtrium } from "@atrium/core"
 import * as Effect from "effect/Effect"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import { SqliteStorage } from "@atrium/sql-sqlite"
 import type { ServerEnv } from "./Env.js"
 import { storageFromUrl } from "./Storage.js"
 
 /** `atrium migrate`: applies pending migrations and says which. */
-export const migrate = async (env: ServerEnv): Promise<ReadonlyArray<string>> => {
-  const storage = storageFromUrl(env.databaseUrl)
-  const runtime = ManagedRuntime.make(storage.clientLayer)
-  try {
-    const applied = await runtime.runPromise(SqliteStorage.migrate)
-    return applied.map(([id, name]) => `${id}_${name}`)
-  } finally {
-    await runtime.dispose()
-  }
-}
+export const migrate = (env: ServerEnv): Promise<ReadonlyArray<string>> => Effect.runPromise(storageFromUrl(env.databaseUrl, env).migrate)
 
 export interface CreatedWorkspace {
   readonly workspaceId: string
@@ -27,7 +16,7 @@ export interface CreatedWorkspace {
 
 /** `atrium workspace create`: a workspace with one API key, in the server's database. */
 export const createWorkspace = async (env: ServerEnv, input: { ownerEmail: string; name?: string }): Promise<CreatedWorkspace> => {
-  const atrium = createAtrium({ storage: storageFromUrl(env.databaseUrl).layer, options: env.options })
+  const atrium = createAtrium({ storage: storageFromUrl(env.databaseUrl, env).layer, options: env.options })
   try {
     const result = await atrium.runtime.runPromise(
       Workspaces.create({ ownerEmail: input.ownerEmail, ...(input.name !== undefined && { name: input.name }) }, undefined).pipe(

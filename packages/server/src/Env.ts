@@ -5,6 +5,8 @@ export interface ServerEnv {
   readonly port: number
   readonly host: string
   readonly databaseUrl: string
+  /** PostgreSQL only: the schema holding Atrium's tables (default: the connection's, normally `public`). */
+  readonly pgSchema?: string
   readonly options: AtriumOptionsInput
 }
 
@@ -21,6 +23,7 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
   port: int("PORT", env.PORT, 8080),
   host: env.HOST ?? "0.0.0.0",
   databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+  ...(env.ATRIUM_PG_SCHEMA && { pgSchema: env.ATRIUM_PG_SCHEMA }),
   options: {
     ...(env.ATRIUM_HEADER_PREFIX && { headerPrefix: env.ATRIUM_HEADER_PREFIX }),
     ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),

@@ -42,7 +42,7 @@ const stdoutLines = () => {
 export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise<RunningServer> => {
   const stdout = stdoutLines()
   const log = options.log ?? stdout.log
-  const storage = storageFromUrl(env.databaseUrl)
+  const storage = storageFromUrl(env.databaseUrl, env)
   const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true })
   await atrium.ready()
   const listener = toNodeListener(atrium, {

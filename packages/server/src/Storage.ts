@@ -1,29 +1,50 @@
 import type { StorageServices } from "@atrium/core"
+import { PgStorage } from "@atrium/sql-pg"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 
 export interface StorageChoice {
-  readonly kind: "sqlite"
+  readonly kind: "sqlite" | "postgres"
+  /** Where the data is, for the start-up line (never the password). */
   readonly description: string
   readonly layer: Layer.Layer<StorageServices | SqlClient.SqlClient, unknown>
-  readonly clientLayer: Layer.Layer<SqlClient.SqlClient, unknown>
+  /** Applies pending migrations on its own connection; the `<id>_<name>` of each applied now. */
+  readonly migrate: Effect.Effect<ReadonlyArray<string>, unknown>
 }
 
+export interface StorageSettings {
+  /** PostgreSQL only: the schema holding Atrium's tables (`ATRIUM_PG_SCHEMA`). */
+  readonly pgSchema?: string
+}
+
+const applied = (ids: ReadonlyArray<readonly [id: number, name: string]>) => ids.map(([id, name]) => `${id}_${name}`)
+
 /**
- * `DATABASE_URL` → storage. SQLite: `sqlite:<path>`, `file:<path>`, or a bare path.
- * PostgreSQL URLs are refused until `@atrium/sql-pg` lands.
+ * `DATABASE_URL` → storage. PostgreSQL: `postgres://…` or `postgresql://…`.
+ * SQLite: `sqlite:<path>`, `file:<path>`, or a bare path.
  */
-export const storageFromUrl = (url: string): StorageChoice => {
+export const storageFromUrl = (url: string, settings: StorageSettings = {}): StorageChoice => {
   if (/^postgres(ql)?:\/\//i.test(url)) {
-    throw new Error("DATABASE_URL is a PostgreSQL URL, but this build of Atrium has SQLite storage only (PostgreSQL comes with @atrium/sql-pg).")
+    const options = { url, ...(settings.pgSchema !== undefined && { schema: settings.pgSchema }) }
+    const { hostname, pathname, port } = new URL(url)
+    return {
+      kind: "postgres",
+      description: `PostgreSQL at ${hostname}${port ? `:${port}` : ""}${pathname}` +
+        (settings.pgSchema !== undefined ? `, schema ${settings.pgSchema}` : ""),
+      layer: PgStorage.layer(options),
+      migrate: Effect.map(Effect.provide(PgStorage.migrate, PgStorage.clientLayer(options)), applied)
+    }
   }
+  // A schema given for SQLite is a mistake in the settings: say so rather than ignore it.
+  if (settings.pgSchema !== undefined) throw new Error("ATRIUM_PG_SCHEMA is set, but DATABASE_URL is not a PostgreSQL URL")
   const filename = url.replace(/^(sqlite|file):(\/\/)?/i, "")
   if (filename === "") throw new Error(`DATABASE_URL "${url}" names no SQLite file`)
   return {
     kind: "sqlite",
     description: `SQLite at ${filename}`,
     layer: SqliteStorage.layer({ filename }),
-    clientLayer: SqliteStorage.clientLayer({ filename })
+    migrate: Effect.map(Effect.provide(SqliteStorage.migrate, SqliteStorage.clientLayer({ filename })), applied)
   }
 }

@@ -15,7 +15,8 @@ const USAGE = `Usage:
 Environment:
   PORT                      port to listen on (default 8080)
   HOST                      address to listen on (default 0.0.0.0)
-  DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db)
+  DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db), or postgres://user:pass@host:port/db
+  ATRIUM_PG_SCHEMA          PostgreSQL schema for Atrium's tables (default public; created if missing)
   ATRIUM_CONSOLE_DOMAIN     domain a login link may continue to (besides localhost)
   ATRIUM_HEADER_PREFIX      credential header prefix (default x-service; x-velt for hosted-service clients)
   ATRIUM_MAX_BODY_BYTES     largest request body (default 1048576)

@@ -1,4 +1,5 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
+import { testDatabase } from "@atrium/sql-pg/testing"
 import { execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -13,6 +14,41 @@ const run = (args: Array<string>, extraEnv: Record<string, string> = {}) =>
   promisify(execFile)(process.execPath, [cli, ...args], { env: { ...env, ...extraEnv }, encoding: "utf8" })
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const db = await testDatabase()
+afterAll(() => db.drop())
+/** PGlite ignores startup options (one session serves every connection), so it cannot honour a schema. */
+const embedded = db.server.startsWith("PGlite")
+
+/** `atrium serve` on an ephemeral port: its URL once it listens, its output so far, and a SIGTERM stop that resolves to the exit code. */
+const startServe = async (extraEnv: Record<string, string> = {}) => {
+  const child = spawn(process.execPath, [cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", ...extraEnv } })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`exited early with ${code}: ${output}`)))
+    child.stdout.on("data", () => {
+      const match = /listening on (http:\/\/[^ ]+)/.exec(output)
+      if (match) resolve(match[1]!)
+    })
+  })
+  return {
+    url,
+    output: () => output,
+    stop: () => {
+      const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+      child.kill("SIGTERM")
+      return exit
+    }
+  }
+}
+
+const getDocuments = (url: string, created: { apiKey: string; authToken: string }) =>
+  fetch(`${url}/v2/organizations/documents/get`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-api-key": created.apiKey, "x-service-auth-token": created.authToken },
+    body: JSON.stringify({ data: { organizationId: "o" } })
+  })
 
 describe("atrium CLI", () => {
   it("migrate applies the migrations once", async () => {
@@ -34,32 +70,47 @@ describe("atrium CLI", () => {
     await expect(run(["workspace", "create", "--email", "nope"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("not a valid email") })
     await expect(run(["workspace", "create", "--email", "cli@example.com"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("ALREADY_EXISTS") })
     await expect(run(["bogus"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unknown command "bogus"') })
-    await expect(run(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/db" })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("PostgreSQL") })
+    await expect(run(["migrate"], { ATRIUM_PG_SCHEMA: "atrium" })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("not a PostgreSQL URL") })
   })
 
   it("serve answers with the created credentials, logs one line per request, and stops cleanly on SIGTERM", async () => {
     const { stdout } = await run(["workspace", "create", "--email", "serve@example.com"])
     const created = JSON.parse(stdout)
-    const child = spawn(process.execPath, [cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1" } })
-    let output = ""
-    child.stdout.on("data", (chunk) => (output += chunk))
-    const url = await new Promise<string>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`exited early with ${code}: ${output}`)))
-      child.stdout.on("data", () => {
-        const match = /listening on (http:\/\/[^ ]+)/.exec(output)
-        if (match) resolve(match[1]!)
-      })
-    })
-    const answer = await fetch(`${url}/v2/organizations/documents/get`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-service-api-key": created.apiKey, "x-service-auth-token": created.authToken },
-      body: JSON.stringify({ data: { organizationId: "o" } })
-    })
+    const server = await startServe()
+    const answer = await getDocuments(server.url, created)
     expect(answer.status).toBe(200)
-    const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-    child.kill("SIGTERM")
-    expect(await exit).toBe(0)
+    expect(await server.stop()).toBe(0)
+    const output = server.output()
     expect(output).toMatch(/POST \/v2\/organizations\/documents\/get 200 [\d.]+ms/)
     expect(output).toContain("SIGTERM, shutting down")
+  })
+
+  describe("on PostgreSQL (DATABASE_URL postgres://…)", () => {
+    it("migrate applies the PostgreSQL migrations once; serve answers from the same database", async () => {
+      const pg = { DATABASE_URL: db.url }
+      const first = await run(["migrate"], pg)
+      expect(first.stdout).toBe("atrium: applied 1_core, 2_workspace_settings, 3_people, 4_activities, 5_webhooks, 6_jobs, 7_tokens_agents_memory\n")
+      expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
+      const created = JSON.parse((await run(["workspace", "create", "--email", "pg@example.com"], pg)).stdout)
+      const server = await startServe(pg)
+      expect(server.output()).toContain(`(PostgreSQL at ${new URL(db.url).host}${new URL(db.url).pathname})`)
+      expect((await getDocuments(server.url, created)).status).toBe(200)
+      expect(await server.stop()).toBe(0)
+    })
+
+    it.skipIf(embedded)("ATRIUM_PG_SCHEMA puts the tables in that schema, and serve finds them there", async () => {
+      const pg = { DATABASE_URL: db.url, ATRIUM_PG_SCHEMA: "tenant_cli" }
+      expect((await run(["migrate"], pg)).stdout).toMatch(/^atrium: applied 1_core/)
+      expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
+      const created = JSON.parse((await run(["workspace", "create", "--email", "schema@example.com"], pg)).stdout)
+      const server = await startServe(pg)
+      expect(server.output()).toContain(", schema tenant_cli)")
+      expect((await getDocuments(server.url, created)).status).toBe(200)
+      expect(await server.stop()).toBe(0)
+      // The same database without the schema: no such workspace.
+      const plain = await startServe({ DATABASE_URL: db.url })
+      expect((await getDocuments(plain.url, created)).status).toBe(403)
+      expect(await plain.stop()).toBe(0)
+    })
   })
 })

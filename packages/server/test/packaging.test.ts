@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
 const packagesDir = join(__dirname, "..", "..")
-const packages = ["core", "node-http", "sql-sqlite", "server"]
+const packages = ["core", "node-http", "sql-sqlite", "sql-pg", "server"]
 
 const entries = packages.flatMap((dir) => {
   const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8"))
@@ -51,6 +51,9 @@ describe("built packages", () => {
     expect(loaded["@atrium/core/sql"]!.esm).toContain("SqlStorage")
     expect(loaded["@atrium/node-http"]!.esm).toContain("toNodeListener")
     expect(loaded["@atrium/sql-sqlite"]!.esm).toContain("SqliteStorage")
+    expect(loaded["@atrium/sql-pg"]!.esm).toEqual(expect.arrayContaining(["PgStorage", "MIGRATIONS_TABLE"]))
+    expect(loaded["@atrium/sql-pg/testing"]!.esm).toEqual(["testDatabase"])
+    expect(loaded["@atrium/core/testing"]!.esm).toContain("storageSuite")
     expect(loaded["@atrium/server"]!.esm).toEqual(expect.arrayContaining(["serve", "createWorkspace", "migrate"]))
   })
 })

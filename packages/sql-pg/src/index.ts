@@ -1,1 +1,85 @@
-export {}
+/**
+ * @atrium/sql-pg: Atrium's storage on PostgreSQL.
+ * The repositories come from `@atrium/core/sql`; this package adds the client and the migrations.
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
+import type { StorageServices } from "@atrium/core"
+import { SqlStorage } from "@atrium/core/sql"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import { migrations } from "./migrations/index.js"
+
+export interface PgPoolOptions {
+  /** Most connections the pool opens (default 10). */
+  readonly max?: number
+  /** How long an unused connection stays open (default 10 s). */
+  readonly idleTimeoutMillis?: number
+  /** How long to wait for a new connection (default: no limit); the first one, at start, fails the layer after this (default 5 s). */
+  readonly connectTimeoutMillis?: number
+}
+
+export interface PgStorageOptions {
+  /** `postgres://user:password@host:port/database` (query parameters such as `sslmode` pass through). */
+  readonly url: string
+  /**
+   * Put every table (and `atrium_migrations`) in this schema instead of `public`; created
+   * if missing. A plain lower-case identifier. It is set as each connection's `search_path`
+   * through the startup `options` parameter, which PostgreSQL honours (a pooler in front
+   * of it must pass startup options through).
+   */
+  readonly schema?: string
+  readonly pool?: PgPoolOptions
+  /** Run pending migrations when the layer is built (default true). */
+  readonly migrate?: boolean
+}
+
+export const MIGRATIONS_TABLE = "atrium_migrations"
+
+/** Applies pending migrations; returns the ids applied now. */
+export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
+  Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE })
+
+/** A schema name needs no quoting anywhere (SQL, the startup options): lower case, so PostgreSQL does not fold it. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** The URL with `-c search_path=<schema>` added to its startup `options` (after any the URL already has). */
+const withSearchPath = (url: string, schema: string): string => {
+  const parsed = new URL(url)
+  const options = parsed.searchParams.get("options")
+  parsed.searchParams.set("options", [options, `-c search_path=${schema}`].filter(Boolean).join(" "))
+  return parsed.toString()
+}
+
+/** The SqlClient alone, with the schema created when one is set (for `atrium migrate` and tests). */
+export const clientLayer = (options: PgStorageOptions): Layer.Layer<SqlClient.SqlClient, SqlError> => {
+  const { pool = {}, schema } = options
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`PostgreSQL schema "${schema}" must be a lower-case identifier: letters a-z, digits and _, at most 63`)
+  }
+  const client = PgClient.layer({
+    url: Redacted.make(schema === undefined ? options.url : withSearchPath(options.url, schema)),
+    ...(pool.max !== undefined && { maxConnections: pool.max }),
+    ...(pool.idleTimeoutMillis !== undefined && { idleTimeout: Duration.millis(pool.idleTimeoutMillis) }),
+    ...(pool.connectTimeoutMillis !== undefined && { connectTimeout: Duration.millis(pool.connectTimeoutMillis) }),
+    applicationName: "atrium"
+  })
+  if (schema === undefined) return client
+  return Layer.tap(client, (context) => Effect.asVoid(PgClient.PgClient.pipe(
+    Effect.flatMap((sql) => sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`),
+    Effect.provide(context)
+  )))
+}
+
+/** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */
+export const layer = (options: PgStorageOptions): Layer.Layer<StorageServices | SqlClient.SqlClient, SqlError | Migrator.MigrationError> => {
+  const client = clientLayer(options)
+  const migrated = options.migrate === false ? Layer.empty : Layer.effectDiscard(migrate)
+  return Layer.merge(SqlStorage, migrated).pipe(Layer.provideMerge(client))
+}
+
+export const PgStorage = { layer, clientLayer, migrate }

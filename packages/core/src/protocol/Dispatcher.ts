@@ -51,6 +51,15 @@ const byteLength = (body: string | Uint8Array) => typeof body === "string" ? Buf
 
 const toText = (body: string | Uint8Array) => typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
 
+const containsNul = (value: unknown): boolean => {
+  if (typeof value === "string") return value.includes("\u0000")
+  if (typeof value !== "object" || value === null) return false
+  for (const key in value) {
+    if (key.includes("\u0000") || containsNul((value as Record<string, unknown>)[key])) return true
+  }
+  return false
+}
+
 /**
  * The body must be a JSON object whose only key is `data`, itself an object
  * (spec convention 2; DECISIONS.md). Returns the `data` or the error.
@@ -66,10 +75,16 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
     return Either.left(invalidArgument(`Request body is larger than ${maxBodyBytes} bytes.`))
   }
   let body: unknown
+  const text = toText(request.body)
   try {
-    body = JSON.parse(toText(request.body))
+    body = JSON.parse(text)
   } catch {
     return Either.left(invalidArgument("Request body is not valid JSON."))
+  }
+  // PostgreSQL text cannot hold U+0000, so no storage gets it: refused for every field here.
+  // (JSON must escape it, so only a body that spells \u0000 can carry one.)
+  if (text.includes("\\u0000") && containsNul(body)) {
+    return Either.left(invalidArgument("Strings must not contain the NUL character (\\u0000)."))
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Either.left(invalidArgument("Request body must be a JSON object {\"data\": {...}}."))

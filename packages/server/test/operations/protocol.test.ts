@@ -108,9 +108,27 @@ forEachBackend("protocol", (ctx) => {
       const { client, workspace } = ctx()
       const creds = await workspace()
       expectError(await client.post(PATH, { organizationId: "o".repeat(257) }, creds.headers), 400, "INVALID_ARGUMENT", "Invalid data.organizationId: must be at most 256 characters")
-      expectError(await client.post(PATH, { organizationId: "a\u0000b" }, creds.headers), 400, "INVALID_ARGUMENT", "Invalid data.organizationId: must not contain control characters")
+      expectError(await client.post(PATH, { organizationId: "a\u0001b" }, creds.headers), 400, "INVALID_ARGUMENT", "Invalid data.organizationId: must not contain control characters")
       expect((await client.post(PATH, { organizationId: "é".repeat(256) }, creds.headers)).status).toBe(200)
     })
+  })
+
+  it("refuses the NUL character in any string, keys and nested metadata included, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const nul = "Strings must not contain the NUL character (\\u0000)."
+    for (const data of [
+      { organizations: [{ organizationId: "o", organizationName: "a\u0000b" }] },
+      { organizations: [{ organizationId: "o", note: { deep: ["x\u0000"] } }] },
+      { organizations: [{ organizationId: "o", ["k\u0000"]: 1 }] }
+    ]) {
+      expectError(await client.post("/v2/organizations/add", data, creds.headers), 400, "INVALID_ARGUMENT", nul)
+    }
+    // A literal backslash-u-0000 text is not a NUL and is kept as written.
+    const literal = await client.post("/v2/organizations/add", { organizations: [{ organizationId: "o", organizationName: "\\u0000" }] }, creds.headers)
+    expect(literal.status).toBe(200)
+    const listed = await client.post("/v2/organizations/get", {}, creds.headers)
+    expect(listed.body.result.data).toEqual([{ id: "o", organizationName: "\\u0000", disabled: false }])
   })
 
   describe("credentials", () => {

@@ -1,11 +1,14 @@
 /**
  * The backends every operation test runs against: in-memory storage called in
- * process, SQLite called in process, and SQLite behind a real node:http server.
+ * process, SQLite called in process, SQLite behind a real node:http server, and
+ * PostgreSQL called in process (a fresh database from `@atrium/sql-pg/testing`).
  * Each `start()` gives a fresh, empty store.
  */
 import { type AtriumHandler, type AtriumOptionsInput, type Mailer } from "@atrium/core"
 import { createTestWorkspace, directClient, httpClient, MemoryStorage, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
 import { toNodeListener } from "@atrium/node-http"
+import { PgStorage } from "@atrium/sql-pg"
+import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import type * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -76,6 +79,17 @@ export const backends: ReadonlyArray<Backend> = [
         await new Promise<void>((resolve) => server.close(() => resolve()))
         await atrium.dispose()
         db.cleanup()
+      })
+    }
+  },
+  {
+    name: "postgres",
+    start: async ({ mailer, options } = {}) => {
+      const db = await testDatabase()
+      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer)
+      return started(atrium, directClient(atrium), async () => {
+        await atrium.dispose()
+        await db.drop()
       })
     }
   }

@@ -1,0 +1,58 @@
+// The deployable folder: dist/handler.mjs (everything bundled into one ES module, so a cold start
+// loads one file instead of several hundred) and dist/node_modules with better-sqlite3, the one
+// native addon, which cannot be bundled (stack-notes §2, gotchas 6–7). Zip dist/ as it is.
+import { cpSync, mkdirSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "tsup"
+
+const here = fileURLToPath(new URL(".", import.meta.url))
+
+const packageDir = (from: string, name: string) => dirname(createRequire(from).resolve(`${name}/package.json`))
+
+/** Copies the files better-sqlite3 loads at run time (its JS, the addon, `bindings` and its one dependency). */
+const shipNativeModules = () => {
+  const target = join(here, "dist", "node_modules")
+  rmSync(target, { recursive: true, force: true })
+  const sqlite = packageDir(join(here, "package.json"), "@atrium/sql-sqlite")
+  const betterSqlite = packageDir(join(sqlite, "package.json"), "better-sqlite3")
+  const bindings = packageDir(join(betterSqlite, "package.json"), "bindings")
+  const fileUri = packageDir(join(bindings, "package.json"), "file-uri-to-path")
+  const copy = (from: string, name: string, files: ReadonlyArray<string>) => {
+    for (const file of files) {
+      mkdirSync(dirname(join(target, name, file)), { recursive: true })
+      cpSync(join(from, file), join(target, name, file), { recursive: true, dereference: true })
+    }
+  }
+  copy(betterSqlite, "better-sqlite3", ["package.json", "lib", "build/Release/better_sqlite3.node"])
+  copy(bindings, "bindings", ["package.json", "bindings.js"])
+  copy(fileUri, "file-uri-to-path", ["package.json", "index.js"])
+}
+
+export default defineConfig({
+  entry: { handler: "src/handler.ts" },
+  format: ["esm"],
+  outExtension: () => ({ js: ".mjs" }),
+  platform: "node",
+  target: "node20",
+  outDir: "dist",
+  clean: true,
+  splitting: false,
+  minify: true,
+  sourcemap: true,
+  // Everything is bundled but the native addon (it is not a dependency of this package, so name it).
+  noExternal: [/^(?!better-sqlite3$).*/],
+  external: ["better-sqlite3"],
+  // Bundled CommonJS code needs `require`, `__filename` and `__dirname` inside an ES module.
+  banner: {
+    js: [
+      "import { createRequire as __atriumCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __atriumFileURLToPath } from 'node:url';",
+      "const require = __atriumCreateRequire(import.meta.url);",
+      "const __filename = __atriumFileURLToPath(import.meta.url);",
+      "const __dirname = __atriumFileURLToPath(new URL('.', import.meta.url));"
+    ].join(" ")
+  },
+  onSuccess: async () => shipNativeModules()
+})

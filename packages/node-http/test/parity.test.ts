@@ -1,0 +1,106 @@
+import { fetchSend, MemoryStorage, PARITY_MAX_BODY_BYTES, parityScenarios, recordParity, testAtrium } from "@atrium/core/testing"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { toNodeListener } from "../src/index.js"
+
+// node-http is the reference every other adapter is compared with: here the
+// reference itself is checked, answer by answer, byte for byte.
+const atrium = testAtrium(MemoryStorage, { maxBodyBytes: PARITY_MAX_BODY_BYTES })
+const server = createServer(toNodeListener(atrium, { basePath: "/collab" }))
+let mountUrl = ""
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  mountUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/collab`
+})
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve))
+  await atrium.dispose()
+})
+
+const g = (n: number) => `<generated-${n}>`
+const error = (status: string, message: string) => ({ error: { status, message } })
+const invalid = (message: string) => [400, error("INVALID_ARGUMENT", message)] as const
+const notFound = (path: string) => [404, error("NOT_FOUND", `No operation at ${path}.`)] as const
+const success = (message: string, data: unknown, beside: object = {}) => ({ result: { status: "success", message, data, ...beside } })
+
+/** A workspace as workspace/create shows it (with its two secrets) or workspace/get (without; `key` numbers its API key). */
+const workspace = (secrets: boolean, key = secrets ? 4 : 3) => ({
+  id: g(1),
+  name: "parity-<run>@example.com workspace",
+  owner: { email: "parity-<run>@example.com", id: g(2), name: "parity-<run>@example.com", avatar: null },
+  ...(secrets && { authToken: g(3) }),
+  apiKeyList: { [g(key)]: { id: g(key), apiKeyName: "Parity-<run> Test API Key", type: "testing", ...(secrets && { authToken: g(5) }) } }
+})
+const created = [200, success("Workspace created successfully", workspace(true))] as const
+const retrieved = (key?: number) => [200, success("Workspace retrieved successfully.", workspace(false, key))] as const
+const doc = (id: string, documentName: string) => ({ documentName, disabled: false, accessType: "public", id })
+const added = (ids: ReadonlyArray<string>) =>
+  [200, success("Document(s) added successfully.", Object.fromEntries(ids.map((id, i) => [id, { success: true, id: g(i + 1), message: "Added Successfully" }])))] as const
+const page = (docs: ReadonlyArray<object>, beside: object = {}) => [200, success("Document(s) retrieved successfully.", docs, beside)] as const
+
+const expected: Record<string, ReadonlyArray<readonly [number, object]>> = {
+  "public operation: workspace/create": [created],
+  // The API key keeps the placeholder workspace/create's answer gave it.
+  "workspace credentials: workspace/get": [created, retrieved(4)],
+  "API-key credentials: organizations/documents/get": [page([])],
+  "content type: a charset and upper case are accepted": [page([])],
+  "batch: organizations/documents/add v1 with several items": [
+    added(["doc-a", "doc-b", "doc-c"]),
+    page([doc("doc-a", "Plan"), doc("doc-b", ""), doc("doc-c", "Notes")])
+  ],
+  "pagination: organizations/documents/get with pageSize and the returned pageToken": [
+    added(["doc-0", "doc-1", "doc-2", "doc-3", "doc-4"]),
+    page([doc("doc-0", "Document 0"), doc("doc-1", "Document 1")], { pageToken: g(6) }),
+    page([doc("doc-2", "Document 2"), doc("doc-3", "Document 3")], { pageToken: g(7) }),
+    page([doc("doc-4", "Document 4")])
+  ],
+  "error: a body without data": [
+    invalid("Request body must wrap its parameters in \"data\"."),
+    invalid("Unexpected top-level key \"ownerEmail\": parameters belong inside \"data\"."),
+    invalid("Unexpected top-level key \"extra\": parameters belong inside \"data\"."),
+    invalid("\"data\" must be a JSON object."),
+    invalid("Request body must be a JSON object {\"data\": {...}}.")
+  ],
+  "error: bad JSON": [invalid("Request body is not valid JSON."), invalid("Request body is not valid JSON.")],
+  "error: no body": [invalid("Request body is empty: send a JSON object {\"data\": {...}}.")],
+  "error: wrong content type": Array(3).fill(invalid("Content-Type must be application/json.")),
+  "error: wrong method": ["GET", "PUT", "DELETE", "PATCH"].map((method) => invalid(`Method ${method} is not allowed: every operation is a POST.`)),
+  "error: unknown path": [notFound("/v2/no/such/operation"), notFound("/v2/workspace/get/"), notFound("/v2/no/such/document")],
+  "error: oversized body (one byte over the limit; exactly at it is accepted)": [invalid(`Request body is larger than ${PARITY_MAX_BODY_BYTES} bytes.`), created],
+  "error: missing credentials": [
+    [403, error("PERMISSION_DENIED", "Invalid API key.")],
+    [403, error("PERMISSION_DENIED", "Invalid workspace credentials.")]
+  ],
+  "error: wrong credentials": [
+    [403, error("PERMISSION_DENIED", "Invalid API key.")],
+    [403, error("PERMISSION_DENIED", "Invalid API key.")],
+    [403, error("PERMISSION_DENIED", "Invalid workspace credentials.")]
+  ],
+  "mount prefix: the mount point, documents and query strings": [
+    notFound("/"),
+    notFound("/"),
+    notFound("/"),
+    [200, { status: "ok" }],
+    [200, { status: "ok" }],
+    retrieved()
+  ]
+}
+
+describe("the parity suite through node-http (the reference)", () => {
+  it("answers every scenario exactly as the protocol says", async () => {
+    const record = await recordParity(fetchSend(mountUrl))
+    expect(Object.keys(record)).toEqual(parityScenarios.map((scenario) => scenario.name))
+    const want = Object.fromEntries(Object.entries(expected).map(([name, answers]) => [
+      name,
+      answers.map(([status, body]) => ({ status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body) }))
+    ]))
+    expect(record).toEqual(want)
+  })
+
+  it("records the same answers when run again on the same Atrium (server-made values are masked)", async () => {
+    const send = fetchSend(mountUrl)
+    expect(await recordParity(send)).toEqual(await recordParity(send))
+  })
+})

@@ -1,0 +1,79 @@
+/**
+ * The repositories are written once for both databases, so the two sets of
+ * migrations must build the same schema: the same tables with the same columns in
+ * the same order, the same primary keys, and the same indexes (name, table,
+ * columns, unique, partial). A migration added to one package only fails here.
+ */
+import { PgStorage } from "@atrium/sql-pg"
+import { testDatabase } from "@atrium/sql-pg/testing"
+import { SqliteStorage } from "@atrium/sql-sqlite"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { afterAll, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+
+const db = await testDatabase()
+afterAll(() => db.drop())
+
+interface Shape {
+  /** table → its columns in order, then `pk:` and its primary key columns. */
+  readonly tables: Record<string, ReadonlyArray<string>>
+  /** index name → `table(columns) unique? partial?`. */
+  readonly indexes: Record<string, string>
+}
+
+const describeIndex = (table: string, columns: string, unique: boolean, partial: boolean) =>
+  `${table}(${columns})${unique ? " unique" : ""}${partial ? " partial" : ""}`
+
+const sqliteShape = Effect.gen(function*() {
+  yield* SqliteStorage.migrate
+  const sql = yield* SqlClient.SqlClient
+  const tables: Record<string, ReadonlyArray<string>> = {}
+  const indexes: Record<string, string> = {}
+  const names = yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+  for (const { name } of names) {
+    const columns = yield* sql<{ name: string; pk: number }>`SELECT name, pk FROM pragma_table_info(${name}) ORDER BY cid`
+    const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name)
+    tables[name] = [...columns.map((c) => c.name), `pk:${pk.join(",")}`]
+    const list = yield* sql<{ name: string; unique: number; origin: string; partial: number }>`SELECT * FROM pragma_index_list(${name})`
+    for (const index of list.filter((i) => i.origin === "c")) {
+      const columnsOf = yield* sql<{ name: string }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`
+      indexes[index.name] = describeIndex(name, columnsOf.map((c) => c.name).join(","), index.unique === 1, index.partial === 1)
+    }
+  }
+  return { tables, indexes } satisfies Shape
+})
+
+const postgresShape = Effect.gen(function*() {
+  yield* PgStorage.migrate
+  const sql = yield* SqlClient.SqlClient
+  const tables: Record<string, Array<string>> = {}
+  const columns = yield* sql<{ table_name: string; column_name: string }>`SELECT table_name, column_name
+    FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`
+  for (const c of columns) (tables[c.table_name] ??= []).push(c.column_name)
+  const indexes: Record<string, string> = {}
+  const rows = yield* sql<{ index_name: string; table_name: string; is_unique: boolean; is_primary: boolean; partial: boolean; columns: string }>`
+    SELECT c.relname AS index_name, t.relname AS table_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary,
+      ix.indpred IS NOT NULL AS partial,
+      (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
+        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns
+    FROM pg_index ix JOIN pg_class c ON c.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
+      JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE n.nspname = 'public'`
+  for (const row of rows) {
+    if (row.is_primary) tables[row.table_name]!.push(`pk:${row.columns}`)
+    else indexes[row.index_name] = describeIndex(row.table_name, row.columns, row.is_unique, row.partial)
+  }
+  return { tables, indexes } satisfies Shape
+})
+
+it.effect("the PostgreSQL migrations build the same tables, keys and indexes as the SQLite ones", () =>
+  Effect.gen(function*() {
+    const sqlite = yield* Effect.provide(sqliteShape, SqliteStorage.clientLayer({ filename: ":memory:" }))
+    const postgres = yield* Effect.provide(postgresShape, PgStorage.clientLayer({ url: db.url }))
+    const { atrium_migrations: _, ...postgresTables } = postgres.tables
+    expect(Object.keys(sqlite.tables)).toContain("atrium_migrations")
+    const { atrium_migrations: __, ...sqliteTables } = sqlite.tables
+    expect(Object.keys(sqliteTables)).toHaveLength(24)
+    expect(postgresTables).toEqual(sqliteTables)
+    expect(postgres.indexes).toEqual(sqlite.indexes)
+  }))

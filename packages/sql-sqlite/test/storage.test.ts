@@ -1,0 +1,19 @@
+/** The storage conformance suite on SQLite, in a temporary database file, with each client. */
+import { storageSuite } from "@atrium/core/testing"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqliteStorage } from "../src/index.js"
+
+const onTempFile = (client: "lean" | "effect") =>
+  Layer.unwrapScoped(
+    Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "atrium-storage-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ).pipe(Effect.map((dir) => SqliteStorage.layer({ filename: join(dir, "atrium.db"), client })))
+  )
+
+await storageSuite("sqlite (lean client)", () => onTempFile("lean"))
+await storageSuite("sqlite (effect client)", () => onTempFile("effect"))
