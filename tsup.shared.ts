@@ -13,3 +13,26 @@ export const build = (entry: Record<string, string>, extra: Partial<Options> = {
     splitting: false,
     ...extra
   })
+
+/**
+ * Settings for a single-file ES module bundle that runs on Node (the `atrium` command, the Lambda
+ * example): everything inlined but the native better-sqlite3 addon, and the banner that gives
+ * bundled CommonJS code `require`, `__filename` and `__dirname`.
+ */
+export const nodeBundle: Partial<Options> = {
+  format: ["esm"],
+  platform: "node",
+  target: "node20",
+  splitting: false,
+  noExternal: [/^(?!better-sqlite3$).*/],
+  external: ["better-sqlite3"],
+  banner: {
+    js: [
+      "import { createRequire as __atriumCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __atriumFileURLToPath } from 'node:url';",
+      "const require = __atriumCreateRequire(import.meta.url);",
+      "const __filename = __atriumFileURLToPath(import.meta.url);",
+      "const __dirname = __atriumFileURLToPath(new URL('.', import.meta.url));"
+    ].join(" ")
+  }
+}

@@ -7,11 +7,12 @@
 // a one-row answer, where Atrium's fixed costs weigh most. Atrium alone on node:http is measured
 // beside them, to tell the framework's share from Atrium's. Target: with Atrium mounted, a framework
 // keeps at least half of its bare throughput (issue 4, item 7).
-import { execFile, execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { parseArgs, promisify } from "node:util"
+import { parseArgs } from "node:util"
+import { cli, median, peakRss, root, startPinned, stopServer as stop, wrk as runWrk } from "./lib.mjs"
 
 const { values: args } = parseArgs({
   options: {
@@ -21,41 +22,17 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" }
   }
 })
-const root = new URL("..", import.meta.url).pathname
-const cli = join(root, "packages/server/dist/cli.js")
 const dir = mkdtempSync(join(tmpdir(), "atrium-bench-adapters-"))
 const dbFile = join(dir, "bench.db")
 const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}` }
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // --- seed through Atrium's own operations ---------------------------------
 const creds = JSON.parse(execFileSync(process.execPath, [cli, "workspace", "create", "--email", "bench@example.com"], { env, encoding: "utf8" }))
 const headers = { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
 const request = { path: "/collab/v2/organizations/documents/get", data: { organizationId: "org-bench", documentIds: ["doc-42"] } }
 
-const start = async (target) => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn("taskset", ["-c", "0", process.execPath, join(root, "bench/adapter-server.mjs")], {
-    env: { ...env, PORT: String(port), BENCH_TARGET: target, BENCH_DB: dbFile, BENCH_API_KEY: creds.apiKey },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  child.stdout.resume()
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url + "/collab/healthz")
-      return { child, url }
-    } catch {
-      await sleep(100)
-    }
-  }
-  throw new Error(`${target} did not start`)
-}
-const stop = async ({ child }) => {
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  child.kill("SIGTERM")
-  await exited
-}
+const start = (target) =>
+  startPinned(process.execPath, [join(root, "bench/adapter-server.mjs")], { ...env, BENCH_TARGET: target, BENCH_DB: dbFile, BENCH_API_KEY: creds.apiKey }, "/collab/healthz")
 const post = async (url, path, data) => {
   const response = await fetch(url + path, { method: "POST", headers, body: JSON.stringify({ data }) })
   const text = await response.text()
@@ -78,30 +55,8 @@ const pairs = [
 // Atrium alone on node:http too: the part of the mounted servers' cost that is Atrium's own.
 const targets = [...pairs.flatMap((pair) => [pair.bare, pair.mounted]), "node-http-atrium"]
 
-const peakRss = (pid) => {
-  let peak = 0
-  const timer = setInterval(() => {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1])
-      peak = Math.max(peak, kb)
-    } catch {}
-  }, 50)
-  return () => (clearInterval(timer), peak / 1024)
-}
-
-// Asynchronous, so the RSS sampler keeps running while wrk does.
-const wrk = async (url, seconds) => {
-  const { stdout: out } = await promisify(execFile)("taskset", ["-c", "1", "wrk", "-t1", `-c${args.connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url + request.path], {
-    encoding: "utf8",
-    env: { ...process.env, BENCH_BODY: JSON.stringify({ data: request.data }), BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken }
-  })
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)
-  const p99ms = Number(p99[1]) * (p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1)
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
-  if (non2xx) throw new Error(`${non2xx[1]} non-2xx answers:\n${out}`)
-  return { rps, p99ms }
-}
+const wrk = (url, seconds) =>
+  runWrk({ url: url + request.path, data: request.data, creds, seconds, connections: args.connections })
 
 // Every server must give the same answer before it is measured.
 let expected
@@ -121,7 +76,6 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     console.log(`round ${round} | ${target}: ${rps.toFixed(0)} req/s, p99 ${p99ms.toFixed(2)} ms, peak RSS ${rssMb.toFixed(0)} MB`)
   }
 }
-const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]
 const of = (target) => runs.filter((r) => r.target === target)
 
 console.log(`\nwrk -t1 -c${args.connections} -d${args.duration}s after ${args.warmup}s warm-up, ${args.rounds} alternating rounds (median req/s and p99, highest peak RSS); server on core 0, wrk on core 1; node ${process.version}\n`)

@@ -4,12 +4,12 @@
 // For each request it measures req/s, p99 and peak RSS of (a) raw node:http + better-sqlite3
 // and (b) `atrium serve` on SQLite, alternating a and b for `rounds` rounds (this kind of
 // machine drifts by tens of percent from minute to minute), and prints the medians and b/a.
-import { execFile, execFileSync, spawn } from "node:child_process"
-import { promisify } from "node:util"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { cli, median, peakRss, root, startPinned as start, stopServer as stop, wrk as runWrk } from "./lib.mjs"
 
 const { values: args } = parseArgs({
   options: {
@@ -20,40 +20,14 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" }
   }
 })
-const root = new URL("..", import.meta.url).pathname
-const cli = join(root, "packages/server/dist/cli.js")
 const dir = mkdtempSync(join(tmpdir(), "atrium-bench-"))
 const dbFile = join(dir, "bench.db")
 const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}` }
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // --- seed through Atrium's own operations ---------------------------------
 const creds = JSON.parse(execFileSync(process.execPath, [cli, "workspace", "create", "--email", "bench@example.com"], { env, encoding: "utf8" }))
 const headers = { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
 
-const start = async (command, commandArgs, extraEnv) => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn("taskset", ["-c", "0", command, ...commandArgs], {
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1", ...extraEnv },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  child.stdout.resume()
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url + "/healthz")
-      return { child, url }
-    } catch {
-      await sleep(100)
-    }
-  }
-  throw new Error(`${command} did not start`)
-}
-const stop = async ({ child }) => {
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  child.kill("SIGTERM")
-  await exited
-}
 const post = async (url, path, data) => {
   const response = await fetch(url + path, { method: "POST", headers, body: JSON.stringify({ data }) })
   const body = await response.json()
@@ -61,7 +35,7 @@ const post = async (url, path, data) => {
   return body
 }
 
-const seeding = await start(process.execPath, [cli, "serve"])
+const seeding = await start(process.execPath, [cli, "serve"], env)
 await post(seeding.url, "/v1/organizations/documents/add", {
   organizationId: "org-bench",
   documents: Array.from({ length: 1000 }, (_, i) => ({ documentId: `doc-${i}`, documentName: `Document ${i}` }))
@@ -97,36 +71,14 @@ const targets = [
   { name: "atrium serve (SQLite)", command: process.execPath, args: [cli, "serve"], env: {} }
 ]
 
-const peakRss = (pid) => {
-  let peak = 0
-  const timer = setInterval(() => {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1])
-      peak = Math.max(peak, kb)
-    } catch {}
-  }, 50)
-  return () => (clearInterval(timer), peak / 1024)
-}
-
-// Asynchronous, so the RSS sampler keeps running while wrk does.
-const wrk = async (url, request, seconds) => {
-  const { stdout: out } = await promisify(execFile)("taskset", ["-c", "1", "wrk", "-t1", `-c${args.connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url + request.path], {
-    encoding: "utf8",
-    env: { ...process.env, BENCH_BODY: JSON.stringify({ data: request.data }), BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken }
-  })
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out)
-  const p99ms = Number(p99[1]) * (p99[2] === "us" ? 0.001 : p99[2] === "s" ? 1000 : 1)
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
-  if (non2xx) throw new Error(`${non2xx[1]} non-2xx answers:\n${out}`)
-  return { rps, p99ms }
-}
+const wrk = (url, request, seconds) =>
+  runWrk({ url: url + request.path, data: request.data, creds, seconds, connections: args.connections })
 
 const runs = []
 for (let round = 1; round <= Number(args.rounds); round++) {
   for (const request of requests) {
     for (const target of targets) {
-      const server = await start(target.command, target.args, target.env)
+      const server = await start(target.command, target.args, { ...env, ...target.env })
       const sample = await post(server.url, request.path, request.data)
       await wrk(server.url, request, Number(args.warmup))
       const rss = peakRss(server.child.pid)
@@ -138,7 +90,6 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     }
   }
 }
-const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]
 const results = requests.flatMap((request) =>
   targets.map((target) => {
     const mine = runs.filter((r) => r.request === request.name && r.target === target.name)

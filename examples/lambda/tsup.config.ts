@@ -6,6 +6,7 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "tsup"
+import { nodeBundle } from "../../tsup.shared.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 
@@ -32,27 +33,11 @@ const shipNativeModules = () => {
 
 export default defineConfig({
   entry: { handler: "src/handler.ts" },
-  format: ["esm"],
+  ...nodeBundle,
   outExtension: () => ({ js: ".mjs" }),
-  platform: "node",
-  target: "node20",
   outDir: "dist",
   clean: true,
-  splitting: false,
   minify: true,
   sourcemap: true,
-  // Everything is bundled but the native addon (it is not a dependency of this package, so name it).
-  noExternal: [/^(?!better-sqlite3$).*/],
-  external: ["better-sqlite3"],
-  // Bundled CommonJS code needs `require`, `__filename` and `__dirname` inside an ES module.
-  banner: {
-    js: [
-      "import { createRequire as __atriumCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __atriumFileURLToPath } from 'node:url';",
-      "const require = __atriumCreateRequire(import.meta.url);",
-      "const __filename = __atriumFileURLToPath(import.meta.url);",
-      "const __dirname = __atriumFileURLToPath(new URL('.', import.meta.url));"
-    ].join(" ")
-  },
   onSuccess: async () => shipNativeModules()
 })
