@@ -69,9 +69,13 @@ export interface AtriumHandler {
 export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly storage: Layer.Layer<StorageServices, E, never> }): AtriumHandler => {
   const options = resolveOptions(config.options)
   const runtime = ManagedRuntime.make(atriumLayer(config)) as ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
-  const openApi = JSON.stringify(openApiDocument(operations as any, { headerPrefix: options.headerPrefix }))
+  // Built on first request for it, not at start: cold starts (Lambda) should not pay for it.
+  let openApi: string | undefined
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
-    "/openapi.json": Effect.succeed({ status: 200, body: openApi }),
+    "/openapi.json": Effect.sync(() => ({
+      status: 200,
+      body: openApi ??= JSON.stringify(openApiDocument(operations as any, { headerPrefix: options.headerPrefix }))
+    })),
     "/.well-known/jwks.json": Effect.map(Tokens.jwks, (keys) => ({ status: 200, body: JSON.stringify(keys) })),
     "/healthz": Effect.flatMap(StorageHealth, (health) => health.ping).pipe(
       Effect.timeout("2 seconds"),

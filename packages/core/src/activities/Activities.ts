@@ -1,7 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { success } from "../protocol/Envelope.js"
-import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
@@ -53,16 +53,16 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             ...(input.activityIds && { ids: normalized(input.activityIds) })
           }
           const scope = { apiKey, operation: "activities.get", filters: { organizationId: input.organizationId, order, ...filters } }
-          const after = input.pageToken === undefined
-            ? undefined
-            : (yield* pageTokens.decode(scope, input.pageToken)) as ActivityCursor
-          const rows = yield* repo.page(apiKey, input.organizationId, filters, { order, limit: limit + 1, ...(after && { after }) })
-          const page = pageOf(rows, limit)
+          const page = yield* pageTokens.page({
+            scope,
+            token: input.pageToken,
+            limit,
+            read: (after: ActivityCursor | undefined, limit) =>
+              repo.page(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) }),
+            cursorOf: (activity): ActivityCursor => ({ timestamp: activity.timestamp, id: activity.id })
+          })
           const result = success("Activity(s) retrieved successfully.", page.items)
-          if (!page.hasMore) return result
-          const last = page.items[page.items.length - 1]!
-          const cursor: ActivityCursor = { timestamp: last.timestamp, id: last.id }
-          return { ...result, pageToken: yield* pageTokens.encode(scope, cursor) }
+          return page.next === undefined ? result : { ...result, pageToken: page.next }
         }),
 
       /**

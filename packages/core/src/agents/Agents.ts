@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import { success } from "../protocol/Envelope.js"
-import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "./AgentExecutionsRepo.js"
 import type { AgentExecution, ListExecutionsInput, RecordExecutionInput } from "./AgentSchemas.js"
@@ -67,19 +67,15 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
             ...(input.status !== undefined && { status: input.status })
           }
           const scope = { apiKey, operation: "agents.execution.list", filters: { ...filters, order }, tokenName: "cursor" }
-          const after = input.cursor === undefined
-            ? undefined
-            : (yield* pageTokens.decode(scope, input.cursor)) as ExecutionPosition
-          const rows = yield* repo.list(apiKey, filters, { order, limit: limit + 1, ...(after !== undefined && { after }) })
-          const page = pageOf(rows, limit)
-          const last = page.items[page.items.length - 1]
-          return {
-            items: page.items.map(toExecution),
-            nextCursor: page.hasMore && last !== undefined
-              ? yield* pageTokens.encode(scope, { startedAt: last.startedAt, id: last.id })
-              : null,
-            hasMore: page.hasMore
-          }
+          const page = yield* pageTokens.page({
+            scope,
+            token: input.cursor,
+            limit,
+            read: (after: ExecutionPosition | undefined, limit) =>
+              repo.list(apiKey, filters, { order, limit, ...(after !== undefined && { after }) }),
+            cursorOf: (row): ExecutionPosition => ({ startedAt: row.startedAt, id: row.id })
+          })
+          return { items: page.items.map(toExecution), nextCursor: page.next ?? null, hasMore: page.next !== undefined }
         })
     }
   })

@@ -4,7 +4,7 @@ import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
-import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { AddDocumentsV1Input, AddDocumentsV2Input, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
@@ -117,26 +117,24 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       get: (apiKey: string, input: typeof GetDocumentsInput.Type) =>
         Effect.gen(function*() {
           const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
-          const scope = {
-            apiKey,
-            operation: "documents.get",
-            filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null]
-          }
-          const after = input.pageToken === undefined ? undefined : (yield* pageTokens.decode(scope, input.pageToken)) as string
-          const rows = yield* repo.list(apiKey, input.organizationId, {
-            ...(input.documentIds && { ids: input.documentIds }),
-            ...(input.folderId !== undefined && { folderId: input.folderId }),
-            ...(after !== undefined && { after }),
-            limit: limit + 1
+          const page = yield* pageTokens.page({
+            scope: { apiKey, operation: "documents.get", filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null] },
+            token: input.pageToken,
+            limit,
+            read: (after: string | undefined, limit) =>
+              repo.list(apiKey, input.organizationId, {
+                ...(input.documentIds && { ids: input.documentIds }),
+                ...(input.folderId !== undefined && { folderId: input.folderId }),
+                ...(after !== undefined && { after }),
+                limit
+              }),
+            cursorOf: (row) => row.id
           })
-          const page = pageOf(rows, limit)
           const result = success(
             "Document(s) retrieved successfully.",
             page.items.map((row) => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id }))
           )
-          return page.hasMore
-            ? { ...result, pageToken: yield* pageTokens.encode(scope, page.items[page.items.length - 1]!.id) }
-            : result
+          return page.next === undefined ? result : { ...result, pageToken: page.next }
         })
     }
   })

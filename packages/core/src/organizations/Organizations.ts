@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
 import { success } from "../protocol/Envelope.js"
-import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { PageTokens } from "../protocol/PageTokens.js"
 import { Transactions } from "../ports/Transactions.js"
 import type {
   AddOrganizationsInput,
@@ -73,18 +73,16 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
         Effect.gen(function*() {
           const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
-          const scope = { apiKey, operation: "organizations.get", filters: { ids: input.organizationIds ?? null } }
-          const after = input.pageToken === undefined ? undefined : (yield* pageTokens.decode(scope, input.pageToken)) as string
-          const rows = yield* repo.list(apiKey, {
-            ...(input.organizationIds && { ids: input.organizationIds }),
-            ...(after !== undefined && { after }),
-            limit: limit + 1
+          const page = yield* pageTokens.page({
+            scope: { apiKey, operation: "organizations.get", filters: { ids: input.organizationIds ?? null } },
+            token: input.pageToken,
+            limit,
+            read: (after: string | undefined, limit) =>
+              repo.list(apiKey, { ...(input.organizationIds && { ids: input.organizationIds }), ...(after !== undefined && { after }), limit }),
+            cursorOf: (row) => row.id
           })
-          const page = pageOf(rows, limit)
           const result = success("Organization(s) retrieved successfully.", page.items.map(toOrganization))
-          return page.hasMore
-            ? { ...result, nextPageToken: yield* pageTokens.encode(scope, page.items[page.items.length - 1]!.id) }
-            : result
+          return page.next === undefined ? result : { ...result, nextPageToken: page.next }
         })
     }
   })

@@ -27,7 +27,9 @@ const ttlCache = <V>(maxEntries = 10_000) => {
       entries.set(key, { value, until })
     },
     delete: (key: string) => void entries.delete(key),
-    clear: () => entries.clear()
+    deleteWhere: (matches: (key: string) => boolean) => {
+      for (const key of entries.keys()) if (matches(key)) entries.delete(key)
+    }
   }
 }
 
@@ -101,11 +103,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               return check(state === true)
             })
           }),
-        forgetApiKey: (apiKey) => {
-          // Token values are not kept in the key, so drop every entry of every key: resets are rare.
-          void apiKey
-          verified.clear()
-        },
+        forgetApiKey: (apiKey) => verified.deleteWhere((key) => key.startsWith(`${apiKey}\n`)),
         forgetOrganization: (apiKey, organizationId) => disabled.delete(`${apiKey}\n${organizationId}`)
       }
     })

@@ -15,6 +15,17 @@ import { type ApiError, invalidArgument } from "./ApiError.js"
 export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageTokens, {
   readonly encode: (scope: PageScope, cursor: unknown) => Effect.Effect<string>
   readonly decode: (scope: PageScope, token: string) => Effect.Effect<unknown, ApiError<"INVALID_ARGUMENT">>
+  /**
+   * One keyset page: the position `token` carries (none: the first page), `limit + 1` rows read
+   * after it to learn whether more exist, and the token of the next page (undefined on the last).
+   */
+  readonly page: <Row, Cursor, E = never>(options: {
+    readonly scope: PageScope
+    readonly token: string | undefined
+    readonly limit: number
+    readonly read: (after: Cursor | undefined, limit: number) => Effect.Effect<ReadonlyArray<Row>, E>
+    readonly cursorOf: (row: Row) => Cursor
+  }) => Effect.Effect<{ readonly items: ReadonlyArray<Row>; readonly next: string | undefined }, E | ApiError<"INVALID_ARGUMENT">>
 }>() {
   static readonly layer = Layer.effect(
     PageTokens,
@@ -23,14 +34,24 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
       const secret = yield* secrets.getOrCreate("page-token-key", randomBytes(32).toString("base64"))
       const codec = makePageTokenCodec(Buffer.from(secret, "base64"))
       const binding = (scope: PageScope) => `${scope.apiKey}\n${scope.operation}\n${canonicalJson(scope.filters)}`
+      const encode = (scope: PageScope, cursor: unknown) =>
+        Effect.map(Clock.currentTimeMillis, (now) => codec.encode(binding(scope), cursor, now))
+      const decode = (scope: PageScope, token: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const cursor = codec.decode(binding(scope), token, now)
+          return cursor === undefined
+            ? Effect.fail(invalidArgument(`Invalid ${scope.tokenName ?? "pageToken"}: it is malformed, expired, or was made for another query.`))
+            : Effect.succeed(cursor)
+        })
       return {
-        encode: (scope, cursor) => Effect.map(Clock.currentTimeMillis, (now) => codec.encode(binding(scope), cursor, now)),
-        decode: (scope, token) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => {
-            const cursor = codec.decode(binding(scope), token, now)
-            return cursor === undefined
-              ? Effect.fail(invalidArgument(`Invalid ${scope.tokenName ?? "pageToken"}: it is malformed, expired, or was made for another query.`))
-              : Effect.succeed(cursor)
+        encode,
+        decode,
+        page: ({ cursorOf, limit, read, scope, token }) =>
+          Effect.gen(function*() {
+            const after = token === undefined ? undefined : (yield* decode(scope, token)) as any
+            const { hasMore, items } = pageOf(yield* read(after, limit + 1), limit)
+            const next = hasMore ? yield* encode(scope, cursorOf(items[items.length - 1]!)) : undefined
+            return { items, next }
           })
       }
     })

@@ -5,7 +5,7 @@ import { hashSecret, newSecret, secretHint } from "../crypto/Secrets.js"
 import { Access } from "../protocol/Access.js"
 import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
-import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { PageTokens } from "../protocol/PageTokens.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -139,18 +139,16 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
       listApiKeys: (workspaceId: string, input: typeof ListApiKeysInput.Type) =>
         Effect.gen(function*() {
           const limit = input.pageSize ?? 100
-          const scope = { apiKey: workspaceId, operation: "workspace.apikeys.get", filters: input.apiKeys ?? null }
-          const after = input.pageToken === undefined ? undefined : (yield* pageTokens.decode(scope, input.pageToken)) as string
-          const rows = yield* repo.listApiKeys(workspaceId, {
-            ...(input.apiKeys && { apiKeys: input.apiKeys }),
-            ...(after !== undefined && { after }),
-            limit: limit + 1
+          const page = yield* pageTokens.page({
+            scope: { apiKey: workspaceId, operation: "workspace.apikeys.get", filters: input.apiKeys ?? null },
+            token: input.pageToken,
+            limit,
+            read: (after: string | undefined, limit) =>
+              repo.listApiKeys(workspaceId, { ...(input.apiKeys && { apiKeys: input.apiKeys }), ...(after !== undefined && { after }), limit }),
+            cursorOf: (key) => key.apiKey
           })
-          const page = pageOf(rows, limit)
           const result = success("API keys retrieved successfully.", page.items.map(apiKeyEntry))
-          return page.hasMore
-            ? { ...result, nextPageToken: yield* pageTokens.encode(scope, page.items[page.items.length - 1]!.apiKey) }
-            : result
+          return page.next === undefined ? result : { ...result, nextPageToken: page.next }
         }),
 
       updateApiKey: (workspaceId: string, input: typeof UpdateApiKeyInput.Type) =>
