@@ -1,26 +1,53 @@
-import type { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
-import type { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
-import type { DocumentsRepo } from "./documents/DocumentsRepo.js"
-import type { FoldersRepo } from "./folders/FoldersRepo.js"
-import type { JobDataPort } from "./jobs/JobDataPort.js"
-import type { JobsRepo } from "./jobs/JobsRepo.js"
-import type { JudgmentsRepo } from "./memory/JudgmentsRepo.js"
-import type { NotificationPreferencesRepo } from "./notifications/NotificationPreferencesRepo.js"
-import type { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
-import type { PresenceRepo } from "./presence/PresenceRepo.js"
-import type { RateLimitsRepo } from "./protocol/RateLimitsRepo.js"
-import type { ServerSecretsRepo } from "./ports/ServerSecretsRepo.js"
-import type { StorageHealth } from "./ports/StorageHealth.js"
-import type { Transactions } from "./ports/Transactions.js"
-import type { SigningKeysRepo } from "./tokens/SigningKeysRepo.js"
-import type { UserGroupsRepo } from "./users/UserGroupsRepo.js"
-import type { UsersRepo } from "./users/UsersRepo.js"
-import type { WebhookConfigRepo } from "./webhooks/WebhookConfigRepo.js"
-import type { WebhookEndpointsRepo } from "./webhooks/WebhookEndpointsRepo.js"
-import type { DomainsRepo } from "./workspace/DomainsRepo.js"
-import type { LoginLinksRepo } from "./workspace/LoginLinksRepo.js"
-import type { SettingsRepo } from "./workspace/SettingsRepo.js"
-import type { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
+import { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
+import { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
+import { DocumentsRepo } from "./documents/DocumentsRepo.js"
+import { FoldersRepo } from "./folders/FoldersRepo.js"
+import { JobDataPort } from "./jobs/JobDataPort.js"
+import { JobsRepo } from "./jobs/JobsRepo.js"
+import { JudgmentsRepo } from "./memory/JudgmentsRepo.js"
+import { NotificationPreferencesRepo } from "./notifications/NotificationPreferencesRepo.js"
+import { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
+import { PresenceRepo } from "./presence/PresenceRepo.js"
+import { RateLimitsRepo } from "./protocol/RateLimitsRepo.js"
+import { ServerSecretsRepo } from "./ports/ServerSecretsRepo.js"
+import { StorageHealth } from "./ports/StorageHealth.js"
+import { Transactions } from "./ports/Transactions.js"
+import { SigningKeysRepo } from "./tokens/SigningKeysRepo.js"
+import { UserGroupsRepo } from "./users/UserGroupsRepo.js"
+import { UsersRepo } from "./users/UsersRepo.js"
+import { WebhookConfigRepo } from "./webhooks/WebhookConfigRepo.js"
+import { WebhookEndpointsRepo } from "./webhooks/WebhookEndpointsRepo.js"
+import { DomainsRepo } from "./workspace/DomainsRepo.js"
+import { LoginLinksRepo } from "./workspace/LoginLinksRepo.js"
+import { SettingsRepo } from "./workspace/SettingsRepo.js"
+import { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
+
+/** The storage ports: a storage Layer provides each of these tags (tests and new storages use them). */
+export {
+  ActivitiesRepo,
+  AgentExecutionsRepo,
+  DocumentsRepo,
+  FoldersRepo,
+  JobDataPort,
+  JobsRepo,
+  JudgmentsRepo,
+  NotificationPreferencesRepo,
+  OrganizationsRepo,
+  PresenceRepo,
+  RateLimitsRepo,
+  ServerSecretsRepo,
+  StorageHealth,
+  Transactions,
+  SigningKeysRepo,
+  UserGroupsRepo,
+  UsersRepo,
+  WebhookConfigRepo,
+  WebhookEndpointsRepo,
+  DomainsRepo,
+  LoginLinksRepo,
+  SettingsRepo,
+  WorkspaceRepo
+}
 
 /**
  * Everything a storage Layer provides: one typed repository per domain, the

@@ -29,6 +29,10 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
     ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),
     ...(env.ATRIUM_MAX_BODY_BYTES && { maxBodyBytes: int("ATRIUM_MAX_BODY_BYTES", env.ATRIUM_MAX_BODY_BYTES, 1024 * 1024) }),
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
-    ...(env.ATRIUM_ALLOW_PRIVATE_NETWORKS === "true" && { allowPrivateNetworks: true })
+    ...(env.ATRIUM_ALLOW_PRIVATE_NETWORKS === "true" && { allowPrivateNetworks: true }),
+    jobs: {
+      ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000) }),
+      ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000) })
+    }
   }
 })

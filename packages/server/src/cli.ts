@@ -20,6 +20,10 @@ Environment:
   ATRIUM_CONSOLE_DOMAIN     domain a login link may continue to (besides localhost)
   ATRIUM_HEADER_PREFIX      credential header prefix (default x-service; x-velt for hosted-service clients)
   ATRIUM_MAX_BODY_BYTES     largest request body (default 1048576)
+  ATRIUM_ISSUER             iss claim of issued tokens (default atrium)
+  ATRIUM_ALLOW_PRIVATE_NETWORKS=true   let webhooks and the permission provider call private addresses
+  ATRIUM_JOBS_POLL_MS       how often an idle server looks for background work (default 1000)
+  ATRIUM_JOBS_LEASE_MS      how long a server holds a job before another may take it over (default 30000)
 `
 
 const flag = (args: ReadonlyArray<string>, name: string): string | undefined => {

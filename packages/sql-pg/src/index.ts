@@ -3,7 +3,7 @@
  * The repositories come from `@atrium/core/sql`; this package adds the client and the migrations.
  */
 import * as Migrator from "@effect/sql/Migrator"
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { StorageServices } from "@atrium/core"
@@ -40,9 +40,29 @@ export interface PgStorageOptions {
 
 export const MIGRATIONS_TABLE = "atrium_migrations"
 
-/** Applies pending migrations; returns the ids applied now. */
+/** The advisory lock key of `underSetupLock` (any constant; "atrium" in ASCII). */
+const SETUP_LOCK_KEY = 0x617472697564
+
+/**
+ * Serializes what two processes starting at once on a new database would race on: creating the
+ * schema and `atrium_migrations` (the Migrator locks that table, but creates it outside its lock).
+ * A transaction-level advisory lock, so it is released with the transaction, whatever happens.
+ */
+const underSetupLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(Effect.zipRight(sql`SELECT pg_advisory_xact_lock(${SETUP_LOCK_KEY})`, effect)))
+
+/** The table as the Migrator creates it, made here under the lock so the Migrator finds it. */
+const createMigrationsTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+    migration_id integer PRIMARY KEY,
+    created_at timestamp with time zone NOT NULL DEFAULT now(),
+    name text NOT NULL
+  )`)
+
+/** Applies pending migrations; returns the ids applied now. Safe to run from many processes at once. */
 export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
-  Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE })
+  Effect.zipRight(underSetupLock(createMigrationsTable), Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE }))
 
 /** A schema name needs no quoting anywhere (SQL, the startup options): lower case, so PostgreSQL does not fold it. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -69,10 +89,9 @@ export const clientLayer = (options: PgStorageOptions): Layer.Layer<SqlClient.Sq
     applicationName: "atrium"
   })
   if (schema === undefined) return client
-  return Layer.tap(client, (context) => Effect.asVoid(PgClient.PgClient.pipe(
-    Effect.flatMap((sql) => sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`),
-    Effect.provide(context)
-  )))
+  return Layer.tap(client, (context) => Effect.asVoid(underSetupLock(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`)
+  ).pipe(Effect.provide(context))))
 }
 
 /** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */

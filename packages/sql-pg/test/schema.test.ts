@@ -74,6 +74,28 @@ describe("PgStorage", () => {
       expect(yield* inSchema("tenant_three", (sql) => sql`SELECT name FROM server_secrets`)).toEqual([])
     }))
 
+  /** `servers` clients, each with its own pool as separate processes would have, migrating at the same instant. */
+  const migrateAtOnce = (servers: number, options: { readonly url: string; readonly schema?: string }) =>
+    Effect.all(
+      Array.from({ length: servers }, () => Effect.provide(PgStorage.migrate, PgStorage.clientLayer(options))),
+      { concurrency: "unbounded" }
+    )
+
+  it.effect("servers starting at once on a new database: one applies every migration, the others find them applied", () =>
+    Effect.gen(function*() {
+      const fresh = yield* Effect.acquireRelease(Effect.promise(() => testDatabase()), (d) => Effect.promise(() => d.drop()))
+      const applied = yield* migrateAtOnce(4, { url: fresh.url })
+      expect(applied.flat().map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7])
+    }).pipe(Effect.scoped))
+
+  it.effect.skipIf(embedded)("servers starting at once with a new schema: it is created once and migrated once", () =>
+    Effect.gen(function*() {
+      for (const schema of ["race_one", "race_two", "race_three"]) {
+        const applied = yield* migrateAtOnce(4, { url: db.url, schema })
+        expect(applied.flat().map(([id]) => id), schema).toEqual([1, 2, 3, 4, 5, 6, 7])
+      }
+    }))
+
   it("refuses a schema name that would need quoting", () => {
     expect(() => PgStorage.layer({ url: db.url, schema: "Tenant" })).toThrow(/lower-case identifier/)
     expect(() => PgStorage.layer({ url: db.url, schema: "a;drop" })).toThrow(/lower-case identifier/)

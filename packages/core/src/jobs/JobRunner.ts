@@ -72,7 +72,11 @@ export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunn
         })).pipe(
           Effect.catchTags({
             LeaseLost: () => Effect.succeed(undefined),
-            TaskFailed: (failure) => Effect.as(repo.fail(job.id, owner, failure.message, now), undefined)
+            TaskFailed: (failure) =>
+              Effect.as(
+                Effect.zipRight(repo.fail(job.id, owner, failure.message, now), Effect.logWarning(`Job ${job.id}: failed: ${failure.message}`)),
+                undefined
+              )
           }),
           Effect.catchAllDefect((defect) =>
             Effect.as(
@@ -94,12 +98,16 @@ export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunn
           const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS
           let ran = 0
           while (ran < maxTasks) {
-            let job = yield* repo.claim(owner, yield* Clock.currentTimeMillis, leaseMillis)
-            if (job === undefined) break
+            const claimed = yield* repo.claim(owner, yield* Clock.currentTimeMillis, leaseMillis)
+            if (claimed === undefined) break
+            // Which runner holds which job, from which task: what an operator of many servers needs to follow a job.
+            yield* Effect.logInfo(`Job ${claimed.id} (${claimed.kind}): claimed by ${owner} at task ${claimed.tasksDone + 1} of ${claimed.tasksTotal}.`)
+            let job: JobRow | undefined = claimed
             while (job?.status === "in_progress" && ran < maxTasks) {
               job = yield* runNextTask(job, owner)
               if (job !== undefined) ran++
             }
+            if (job?.status === "completed") yield* Effect.logInfo(`Job ${job.id}: completed by ${owner}.`)
             // Out of budget mid-job: hand it back rather than make others wait for the lease.
             if (job?.status === "in_progress") yield* repo.release(job.id, owner, yield* Clock.currentTimeMillis)
           }

@@ -28,6 +28,7 @@ export const SqlJobsRepo = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     // Literal status lists (not parameters), so both dialects match the partial index `jobs_due`.
     const due = (now: number) => sql`status IN ('pending', 'in_progress') AND (lease_until IS NULL OR lease_until <= ${now})`
+    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     return {
       insert: (job) =>
         sql`INSERT INTO jobs ${
@@ -49,12 +50,13 @@ export const SqlJobsRepo = Layer.effect(
         }`.pipe(Effect.asVoid, Effect.orDie),
       find: (apiKey, id) =>
         sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(Effect.map(first), Effect.orDie),
-      // One statement: the subquery picks the oldest due job, the outer condition re-checks it,
-      // so two runners racing for the same row cannot both take it (PostgreSQL re-evaluates the
-      // outer WHERE on the locked row). FOR UPDATE SKIP LOCKED can be added on PostgreSQL later.
+      // One statement. On PostgreSQL the subquery locks the row it picks and skips rows other
+      // runners have locked (a claim in flight, or a task committing), so racing runners take
+      // different jobs instead of queueing on one. The outer condition re-checks the row, which
+      // is what keeps SQLite (one writer at a time, no row locks) correct too.
       claim: (owner, now, leaseMillis) =>
         sql`UPDATE jobs SET status = 'in_progress', lease_owner = ${owner}, lease_until = ${now + leaseMillis}, updated_at = ${now}
-          WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1) AND ${due(now)}
+          WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1 ${skipLocked}) AND ${due(now)}
           RETURNING *`.pipe(Effect.map(first), Effect.orDie),
       completeTask: (job, owner, now, leaseUntil) => {
         const last = job.tasksDone + 1 >= job.tasksTotal

@@ -1,7 +1,7 @@
 import type { TestCredentials } from "@atrium/core/testing"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
-import { PresenceRepo } from "../../../core/src/presence/PresenceRepo.js"
+import { PresenceRepo } from "@atrium/core"
 import { forEachBackend, type Started } from "../support/backends.js"
 
 /**

@@ -1,7 +1,7 @@
 import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
-import { UsersRepo } from "../../../core/src/users/UsersRepo.js"
+import { UsersRepo } from "@atrium/core"
 import { forEachBackend, type Started } from "../support/backends.js"
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
