@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { fromJson, toJson } from "../sql/Rows.js"
 import { ActivitiesRepo } from "./ActivitiesRepo.js"
 import type { Activity } from "./ActivitySchemas.js"
@@ -59,7 +60,7 @@ export const SqlActivitiesRepo = Layer.effect(
               ]
               : [])
           ])
-        } ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${limit}`.pipe(
+        } ORDER BY occurred_at ${direction}, id ${direction} ${limitRows(sql, limit)}`.pipe(
           Effect.map((rows) => rows.map(toActivity)),
           Effect.orDie
         )

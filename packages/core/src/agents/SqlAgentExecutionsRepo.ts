@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AgentExecutionRow, AgentExecutionsRepo } from "./AgentExecutionsRepo.js"
 
@@ -62,7 +63,7 @@ export const SqlAgentExecutionsRepo = Layer.effect(
             ...(filters.status !== undefined ? [sql`status = ${filters.status}`] : []),
             ...afterClause
           ])
-        } ${orderBy} LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
+        } ${orderBy} ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
       }
     }
   })

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { bool, flag, fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
 
@@ -58,7 +59,7 @@ export const SqlDocumentsRepo = Layer.effect(
             ...(folderId !== undefined ? [sql`folder_id = ${folderId}`] : []),
             ...(after !== undefined ? [sql`id > ${after}`] : [])
           ])
-        } ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
           .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)

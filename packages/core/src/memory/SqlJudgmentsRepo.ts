@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
 
@@ -56,7 +57,7 @@ export const SqlJudgmentsRepo = Layer.effect(
           content_type = excluded.content_type, confidence = excluded.confidence, created_at = excluded.created_at`
           .pipe(Effect.asVoid, Effect.orDie),
       latest: (apiKey, filters, limit) =>
-        sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+        sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
           .pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
       count: (apiKey, filters) =>
         sql`SELECT COUNT(*) AS n FROM judgments WHERE ${where(apiKey, filters)}`.pipe(

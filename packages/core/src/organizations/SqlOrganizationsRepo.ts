@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
 import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
@@ -56,7 +57,7 @@ export const SqlOrganizationsRepo = Layer.effect(
             ...(ids ? [sql.in("id", ids)] : []),
             ...(after !== undefined ? [sql`id > ${after}`] : [])
           ])
-        } ORDER BY id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
       delete: (apiKey, id) =>
         sql`DELETE FROM organizations WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),

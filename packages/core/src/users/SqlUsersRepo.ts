@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
 
@@ -110,7 +111,7 @@ export const SqlUsersRepo = Layer.effect(
             ...(filter.scopeId !== undefined ? [sql`m.scope_id = ${filter.scopeId}`] : []),
             ...(options.after !== undefined ? [sql`m.user_id > ${options.after}`] : [])
           ])
-        }) ORDER BY user_id LIMIT ${options.limit}`.pipe(Effect.map((rows) => rows.map(toUser)), Effect.orDie),
+        }) ORDER BY user_id ${limitRows(sql, options.limit)}`.pipe(Effect.map((rows) => rows.map(toUser)), Effect.orDie),
       listByDocument: (apiKey, organizationId, options) => {
         const { after } = options
         return sql`SELECT m.scope_id AS document_id, u.* FROM user_memberships m
@@ -122,7 +123,7 @@ export const SqlUsersRepo = Layer.effect(
               ? [sql`(m.scope_id > ${after.documentId} OR (m.scope_id = ${after.documentId} AND m.user_id > ${after.userId}))`]
               : [])
           ])
-        } ORDER BY m.scope_id, m.user_id LIMIT ${options.limit}`.pipe(
+        } ORDER BY m.scope_id, m.user_id ${limitRows(sql, options.limit)}`.pipe(
           Effect.map((rows) => rows.map((r: any) => ({ documentId: r.document_id, user: toUser(r) }))),
           Effect.orDie
         )

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { bool, flag, fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
 import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 
@@ -58,7 +59,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         (before !== undefined
           ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey}
               AND (created_at < ${before.createdAt} OR (created_at = ${before.createdAt} AND id < ${before.id}))
-              ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+              ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
           : sql`SELECT ${columns} FROM webhook_endpoints WHERE ${
             sql.and([
               sql`api_key = ${apiKey}`,
@@ -66,7 +67,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
                 ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
                 : [])
             ])
-          } ORDER BY created_at, id LIMIT ${limit}`).pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+          } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
           sql.update({

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
 import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type ApiKeyRow, type AuthTokenRow, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
 
@@ -77,7 +78,7 @@ export const SqlWorkspaceRepo = Layer.effect(
             ...(apiKeys ? [sql.in("api_key", apiKeys)] : []),
             ...(after !== undefined ? [sql`api_key > ${after}`] : [])
           ])
-        } ORDER BY api_key LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toApiKey)), Effect.orDie),
+        } ORDER BY api_key ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toApiKey)), Effect.orDie),
       renameApiKey: (workspaceId, apiKey, name) =>
         sql`UPDATE api_keys SET name = ${name} WHERE workspace_id = ${workspaceId} AND api_key = ${apiKey} RETURNING api_key`.pipe(
           Effect.map((rows) => rows.length > 0),
