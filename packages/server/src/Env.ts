@@ -12,10 +12,12 @@ export interface ServerEnv {
 
 export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
 
-const int = (name: string, value: string | undefined, fallback: number) => {
+const int = (name: string, value: string | undefined, fallback: number, least = 0) => {
   if (value === undefined || value === "") return fallback
   const parsed = Number(value)
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`)
+  if (!Number.isSafeInteger(parsed) || parsed < least) {
+    throw new Error(`${name} must be ${least === 0 ? "a non-negative" : "a positive"} integer, got "${value}"`)
+  }
   return parsed
 }
 
@@ -31,8 +33,8 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
     ...(env.ATRIUM_ALLOW_PRIVATE_NETWORKS === "true" && { allowPrivateNetworks: true }),
     jobs: {
-      ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000) }),
-      ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000) })
+      ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000, 1) }),
+      ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000, 1) })
     }
   }
 })
