@@ -1,70 +1,60 @@
-// One server of `bench/adapters.mjs`, chosen by BENCH_TARGET, on PORT, over the SQLite file BENCH_DB:
-//   express-bare    Express + express.json() + better-sqlite3 answering documents/get with the same JSON
-//   express-atrium  Express with Atrium mounted: app.use("/collab", atrium(...))
-//   fastify-bare    Fastify (its JSON parser) + better-sqlite3 answering the same
-//   fastify-atrium  Fastify with Atrium registered: app.register(atriumPlugin, { prefix: "/collab" })
-//   node-http-atrium  Atrium alone on node:http (toNodeListener): what Atrium costs without a framework
-// The bare servers do no authentication and no validation: the least each framework can do.
+// The servers of `bench/adapters.mjs` that are not examples, chosen by BENCH_TARGET, on PORT:
+//   express-bare  Express + express.json() + pg querying PostgreSQL (DATABASE_URL) for documents/get
+//   fastify-bare  Fastify (its JSON parser) + better-sqlite3 querying the SQLite file DB_FILE
+//   node-http-pg  Atrium alone on node:http on PostgreSQL (DATABASE_URL): examples/node-http is on SQLite
+// The bare servers do no authentication and no validation: the least each framework can do. They
+// answer with the JSON Atrium gives for the seeded workspace (its API key is BENCH_API_KEY).
 import { createRequire } from "node:module"
 
-const packages = new URL("../packages/", import.meta.url)
-const requireFrom = (pkg) => createRequire(new URL(`${pkg}/package.json`, packages))
+const requireFrom = (folder) => createRequire(new URL(`../${folder}/package.json`, import.meta.url))
 const target = process.env.BENCH_TARGET
 const port = Number(process.env.PORT)
 const path = "/collab/v2/organizations/documents/get"
-
-const bareAnswer = () => {
-  const Database = requireFrom("sql-sqlite")("better-sqlite3")
-  const db = new Database(process.env.BENCH_DB, { readonly: true })
-  const documentById = db.prepare("SELECT id, name, disabled, access_type FROM documents WHERE api_key = ? AND organization_id = ? AND id = ?")
-  const apiKey = process.env.BENCH_API_KEY
-  return ({ data }) => ({
-    result: {
-      status: "success",
-      message: "Document(s) retrieved successfully.",
-      data: data.documentIds
-        .map((id) => documentById.get(apiKey, data.organizationId, id))
-        .filter(Boolean)
-        .map((r) => ({ documentName: r.name, disabled: r.disabled === 1, accessType: r.access_type, id: r.id }))
-    }
-  })
-}
-
-const atrium = async () => {
-  const { createAtrium } = await import(new URL("core/dist/index.js", packages))
-  const { SqliteStorage } = await import(new URL("sql-sqlite/dist/index.js", packages))
-  return createAtrium({ storage: SqliteStorage.layer({ filename: process.env.BENCH_DB }) })
-}
-
+const apiKey = process.env.BENCH_API_KEY
 const healthz = { status: "ok" }
 
-if (target === "node-http-atrium") {
-  const { createServer } = await import("node:http")
-  const { toNodeListener } = await import(new URL("node-http/dist/index.js", packages))
-  createServer(toNodeListener(await atrium(), { basePath: "/collab" })).listen(port, "127.0.0.1", () => console.log("listening"))
-} else if (target.startsWith("express")) {
-  const express = requireFrom("express")("express")
+const SELECT = "SELECT id, name, disabled, access_type FROM documents WHERE api_key = $1 AND organization_id = $2 AND id = $3"
+const answer = (rows) => ({
+  result: {
+    status: "success",
+    message: "Document(s) retrieved successfully.",
+    data: rows.filter(Boolean).map((r) => ({ documentName: r.name, disabled: r.disabled === 1, accessType: r.access_type, id: r.id }))
+  }
+})
+
+if (target === "express-bare") {
+  const express = requireFrom("examples/express")("express")
+  const { default: pg } = await import("pg")
+  // 10 connections, as Atrium's pool; a named query is prepared once per connection, as Atrium's are.
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+  const documentById = (data, id) =>
+    pool.query({ name: "document-by-id", text: SELECT, values: [apiKey, data.organizationId, id] }).then((r) => r.rows[0])
   const app = express()
-  if (target === "express-bare") {
-    const answer = bareAnswer()
-    app.get("/collab/healthz", (_req, res) => void res.json(healthz))
-    app.post(path, express.json(), (req, res) => void res.json(answer(req.body)))
-  } else {
-    const { atrium: mount } = await import(new URL("express/dist/index.js", packages))
-    app.use("/collab", mount(await atrium()))
-  }
+  app.use(express.json())
+  app.get("/collab/healthz", (_req, res) => res.json(healthz))
+  app.post(path, async (req, res) => {
+    const { data } = req.body
+    res.json(answer(await Promise.all(data.documentIds.map((id) => documentById(data, id)))))
+  })
   app.listen(port, "127.0.0.1", () => console.log("listening"))
-} else {
-  const Fastify = requireFrom("fastify")("fastify")
+} else if (target === "fastify-bare") {
+  const Fastify = requireFrom("examples/fastify")("fastify")
+  const Database = requireFrom("packages/sql-sqlite")("better-sqlite3")
+  const db = new Database(process.env.DB_FILE, { readonly: true })
+  const documentById = db.prepare(SELECT.replace(/\$\d/g, "?"))
   const app = Fastify()
-  if (target === "fastify-bare") {
-    const answer = bareAnswer()
-    app.get("/collab/healthz", async () => healthz)
-    app.post(path, async (request) => answer(request.body))
-  } else {
-    const { atriumPlugin } = await import(new URL("fastify/dist/index.js", packages))
-    app.register(atriumPlugin, { atrium: await atrium(), prefix: "/collab" })
-  }
+  app.get("/collab/healthz", async () => healthz)
+  app.post(path, async ({ body: { data } }) => answer(data.documentIds.map((id) => documentById.get(apiKey, data.organizationId, id))))
   await app.listen({ port, host: "127.0.0.1" })
   console.log("listening")
+} else if (target === "node-http-pg") {
+  const dist = (pkg) => new URL(`../packages/${pkg}/dist/index.js`, import.meta.url)
+  const { createAtrium } = await import(dist("core"))
+  const { toNodeListener } = await import(dist("node-http"))
+  const { PgStorage } = await import(dist("sql-pg"))
+  const { createServer } = await import("node:http")
+  const atrium = createAtrium({ storage: PgStorage.layer({ url: process.env.DATABASE_URL }) })
+  createServer(toNodeListener(atrium, { basePath: "/collab" })).listen(port, "127.0.0.1", () => console.log("listening"))
+} else {
+  throw new Error(`unknown BENCH_TARGET ${target}`)
 }

@@ -1,6 +1,8 @@
-// What every bench script shares: starting a pinned server, sampling its RSS, running wrk, medians.
-import { execFile, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+// What every bench script shares: the database of a run, seeding through Atrium's operations,
+// starting a pinned server, sampling its RSS, running wrk, medians and percentiles.
+import { execFile, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 
@@ -8,6 +10,78 @@ export const root = new URL("..", import.meta.url).pathname
 export const cli = join(root, "packages/server/dist/cli.js")
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 export const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]
+/** Nearest-rank percentile, `p` in 0..100. */
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+}
+
+export const PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+
+/**
+ * The database of one run: a SQLite file in a new temporary folder, or a new PostgreSQL
+ * database on the server of `pgAdminUrl`. `url` is Atrium's DATABASE_URL; `analyze()` gathers
+ * the planner's statistics once seeded; `drop()` removes it (PostgreSQL's connections to it are
+ * closed by force; close SQLite's first).
+ */
+export const benchDatabase = async (storage, { pgAdminUrl = PG_ADMIN_URL } = {}) => {
+  if (storage === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "atrium-bench-"))
+    const file = join(dir, "bench.db")
+    // Nothing to gather: Atrium runs no ANALYZE on SQLite, and SQLite's planner picks the
+    // activities timeline index without statistics (pages.mjs prints its plans).
+    return { storage, url: `sqlite:${file}`, file, analyze: async () => {}, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  if (storage !== "postgres") throw new Error(`storage must be sqlite or postgres, not ${storage}`)
+  const { default: pg } = await import("pg") // only PostgreSQL runs need the driver
+  const name = `atrium_bench_${Date.now().toString(36)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  const run = async (connectionString, statement) => {
+    const client = new pg.Client({ connectionString })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await run(pgAdminUrl, `CREATE DATABASE ${name}`)
+  const url = new URL(pgAdminUrl)
+  url.pathname = `/${name}`
+  return {
+    storage,
+    url: url.toString(),
+    // Without statistics the planner may read and sort all of an organization's activities
+    // instead of walking the timeline index (docs/benchmarks.md). Autovacuum would gather them
+    // within a minute of the seeding, but a server may run without it, as this machine's does.
+    analyze: () => run(url.toString(), "ANALYZE"),
+    drop: () => run(pgAdminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+/** `atrium workspace create` on `env.DATABASE_URL`: `{ apiKey, authToken, ... }`. */
+export const createWorkspace = (env) =>
+  JSON.parse(execFileSync(process.execPath, [cli, "workspace", "create", "--email", "bench@example.com"], { env, encoding: "utf8" }))
+
+/** `post(url, path, data)` with the credentials: the parsed answer; throws on any status but 200. */
+export const poster = (creds) => {
+  const headers = { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
+  return async (url, path, data) => {
+    const response = await fetch(url + path, { method: "POST", headers, body: JSON.stringify({ data }) })
+    const body = await response.json()
+    if (response.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`)
+    return body
+  }
+}
+
+/**
+ * An answer with its keys sorted and any `pageToken` reduced to whether there is one: a
+ * baseline's page token ("next") is not Atrium's encrypted one, everything else must match.
+ */
+export const comparable = (body) =>
+  JSON.stringify(body, (key, value) =>
+    key === "pageToken" ? "<present>"
+    : value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value)
 
 /** Starts `command args` pinned to core 0 on a random port; resolves once `readyPath` answers. */
 export const startPinned = async (command, args, env, readyPath = "/healthz") => {
