@@ -5,13 +5,11 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { PgClient } from "@effect/sql-pg"
 import type { StorageServices } from "@atrium/core"
 import { SqlStorage } from "@atrium/core/sql"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import { directPgClient } from "./DirectPgClient.js"
 import { migrations } from "./migrations/index.js"
 
 export interface PgPoolOptions {
@@ -81,12 +79,11 @@ export const clientLayer = (options: PgStorageOptions): Layer.Layer<SqlClient.Sq
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error(`PostgreSQL schema "${schema}" must be a lower-case identifier: letters a-z, digits and _, at most 63`)
   }
-  const client = PgClient.layer({
-    url: Redacted.make(schema === undefined ? options.url : withSearchPath(options.url, schema)),
-    ...(pool.max !== undefined && { maxConnections: pool.max }),
-    ...(pool.idleTimeoutMillis !== undefined && { idleTimeout: Duration.millis(pool.idleTimeoutMillis) }),
-    ...(pool.connectTimeoutMillis !== undefined && { connectTimeout: Duration.millis(pool.connectTimeoutMillis) }),
-    applicationName: "atrium"
+  const client = directPgClient({
+    url: schema === undefined ? options.url : withSearchPath(options.url, schema),
+    max: pool.max,
+    idleTimeoutMillis: pool.idleTimeoutMillis,
+    connectTimeoutMillis: pool.connectTimeoutMillis
   })
   if (schema === undefined) return client
   return Layer.tap(client, (context) => Effect.asVoid(underSetupLock(

@@ -3,6 +3,7 @@ import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import { withDirectStatements } from "@atrium/core/sql"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -101,25 +102,15 @@ export const make = (options: LeanSqliteOptions) =>
       spanAttributes: [["db.system.name", "sqlite"]]
     })
 
-    // The fast path. `@effect/sql` runs every statement through a span, a scope
-    // and a connection acquisition: ~115 µs of a ~150 µs primary-key read here
-    // (docs/benchmarks.md). better-sqlite3 is synchronous, so when no
-    // transaction holds the connection a statement can simply run; inside or
-    // beside a transaction it takes the ordinary path, which finds the
-    // transaction's connection or waits for it. Repositories do not change.
-    const fast = (strings: unknown, ...args: Array<unknown>): unknown => {
-      const made = (client as any)(strings, ...args)
-      if (!(Array.isArray(strings) && "raw" in strings)) return made
-      const ordinary = made.commit
-      made.commit = () =>
-        Effect.suspend(() => {
-          if (held) return ordinary.call(made)
-          const [sql, params] = made.compile()
-          return run(sql, params, false)
-        })
-      return made
-    }
-    return Object.assign(fast, client) as unknown as SqlClient.SqlClient
+    // The fast path: better-sqlite3 is synchronous, so when no transaction holds
+    // the connection a statement can simply run; inside or beside a transaction
+    // it takes the ordinary path, which finds the transaction's connection or
+    // waits for it.
+    return withDirectStatements(client, (statement, ordinary) => {
+      if (held) return ordinary()
+      const [sql, params] = statement.compile()
+      return run(sql, params, false)
+    })
   })
 
 export const layer = (options: LeanSqliteOptions): Layer.Layer<SqlClient.SqlClient, SqlError> =>

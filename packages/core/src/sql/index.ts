@@ -1,2 +1,3 @@
 /** @atrium/core/sql: the repositories written once against @effect/sql's SqlClient. */
 export { SqlStorage } from "./SqlStorage.js"
+export { type DirectRun, withDirectStatements } from "./DirectStatements.js"
