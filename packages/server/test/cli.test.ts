@@ -1,11 +1,12 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
 import { testDatabase } from "@atrium/sql-pg/testing"
-import { execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
+import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
 
 const cli = join(__dirname, "..", "dist", "cli.js")
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"))
@@ -19,29 +20,10 @@ afterAll(() => db.drop())
 /** PGlite ignores startup options (one session serves every connection), so it cannot honour a schema. */
 const embedded = db.server.startsWith("PGlite")
 
-/** `atrium serve` on an ephemeral port: its URL once it listens, its output so far, and a SIGTERM stop that resolves to the exit code. */
-const startServe = async (extraEnv: Record<string, string> = {}) => {
-  const child = spawn(process.execPath, [cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", ...extraEnv } })
-  let output = ""
-  child.stdout.on("data", (chunk) => (output += chunk))
-  child.stderr.on("data", (chunk) => (output += chunk))
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`exited early with ${code}: ${output}`)))
-    child.stdout.on("data", () => {
-      const match = /listening on (http:\/\/[^ ]+)/.exec(output)
-      if (match) resolve(match[1]!)
-    })
-  })
-  return {
-    url,
-    output: () => output,
-    stop: () => {
-      const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-      child.kill("SIGTERM")
-      return exit
-    }
-  }
-}
+/** `atrium serve` on an ephemeral port (test-support/ServerProcess.ts). */
+const startServe = (extraEnv: Record<string, string> = {}) =>
+  startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", ...extraEnv } })
+afterAll(killServerProcesses)
 
 const getDocuments = (url: string, created: { apiKey: string; authToken: string }) =>
   fetch(`${url}/v2/organizations/documents/get`, {

@@ -5,11 +5,12 @@
  * holding the same one.
  */
 import { testDatabase } from "@atrium/sql-pg/testing"
-import { execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import pg from "pg"
 import { afterAll, expect, it } from "vitest"
+import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
 
 const cli = join(__dirname, "..", "dist", "cli.js")
 const db = await testDatabase()
@@ -26,25 +27,9 @@ const LEASE_MS = 1500
 const env = { ...process.env, DATABASE_URL: db.url, ATRIUM_JOBS_POLL_MS: "50", ATRIUM_JOBS_LEASE_MS: String(LEASE_MS) }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const started: Array<ReturnType<typeof spawn>> = []
-afterAll(() => started.forEach((child) => child.kill("SIGKILL")))
-
-/** `atrium serve` on an ephemeral port; its URL once it listens, and everything it has printed. */
-const startServer = async () => {
-  const child = spawn(process.execPath, [cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1" } })
-  started.push(child)
-  let output = ""
-  child.stderr.on("data", (chunk) => (output += chunk))
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`exited early with ${code}: ${output}`)))
-    child.stdout.on("data", (chunk) => {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match) resolve(match[1]!)
-    })
-  })
-  return { child, url, output: () => output }
-}
+afterAll(killServerProcesses)
+/** `atrium serve` on an ephemeral port (test-support/ServerProcess.ts). */
+const startServer = () => startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1" } })
 
 /** The job ids a server's log says it claimed, with the task it claimed each at. */
 const claims = (output: string) =>
@@ -115,8 +100,7 @@ it.skipIf(embedded)("two servers share the jobs; a job of a server killed mid-jo
   const doomedOwner = atKill.lease_owner!
   expect(atKill.status).toBe("in_progress")
   expect(claims(doomed.output())).toEqual([{ jobId: victimJob, owner: doomedOwner, task: 1 }])
-  doomed.child.kill("SIGKILL")
-  await new Promise((resolve) => doomed.child.once("exit", resolve))
+  await doomed.stop("SIGKILL")
   await blocker.query("ROLLBACK")
   await blocker.end()
 

@@ -1,0 +1,21 @@
+/** What every example's smoke test checks, once the example runs: its own route, Atrium under /collab, nothing outside it. */
+import { expect } from "vitest"
+import type { ServerProcess } from "./ServerProcess.js"
+
+export const smokeExample = async (server: ServerProcess) => {
+  const { url } = server
+  expect(await (await fetch(`${url}/hello`)).text()).toBe("hello from the host app\n")
+  const post = (path: string, data: unknown, headers: Record<string, string> = {}) =>
+    fetch(url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data }) })
+  const created = await (await post("/collab/v2/workspace/create", { ownerEmail: "example@example.com" })).json()
+  const [apiKey, entry] = Object.entries(created.result.data.apiKeyList)[0] as [string, { authToken: string }]
+  const auth = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
+  const added = await post("/collab/v1/organizations/documents/add", { organizationId: "o", documents: [{ documentId: "d", documentName: "D" }] }, auth)
+  expect(added.status).toBe(200)
+  const listed = await post("/collab/v2/organizations/documents/get", { organizationId: "o" }, auth)
+  expect(listed.status).toBe(200)
+  expect((await listed.json()).result.data).toMatchObject([{ id: "d", documentName: "D" }])
+  // Outside the mount: the host's own 404, not Atrium's.
+  expect((await post("/v2/organizations/documents/get", {})).status).toBe(404)
+  expect(await server.stop()).toBe(0)
+}
