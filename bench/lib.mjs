@@ -100,6 +100,7 @@ export const startPinned = async (command, args, env, readyPath = "/healthz") =>
       await sleep(100)
     }
   }
+  child.kill("SIGKILL") // not left running behind the failed bench
   throw new Error(`${args.at(-1) ?? command} did not start`)
 }
 
