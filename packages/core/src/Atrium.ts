@@ -63,8 +63,9 @@ export interface AtriumHandler {
 }
 
 /**
- * Builds Atrium once: the runtime (storage, ports, services) is created on the
- * first request or on `ready()`, then every request runs on it.
+ * Builds Atrium once: building the runtime (storage opened and migrated, ports,
+ * services) starts at once, in the background; a request that arrives before it
+ * is done waits for it (as `ready()` does), then every request runs on it.
  */
 export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly storage: Layer.Layer<StorageServices, E, never> }): AtriumHandler => {
   const options = resolveOptions(config.options)
