@@ -15,7 +15,7 @@ export const smokeExample = async (server: ServerProcess) => {
   const listed = await post("/collab/v2/organizations/documents/get", { organizationId: "o" }, auth)
   expect(listed.status).toBe(200)
   expect((await listed.json()).result.data).toMatchObject([{ id: "d", documentName: "D" }])
-  // Outside the mount: the host's own 404, not Atrium's.
+  // Outside the mount: not found (the host's 404, or node-http's own when it has no `next`).
   expect((await post("/v2/organizations/documents/get", {})).status).toBe(404)
   expect(await server.stop()).toBe(0)
 }
