@@ -5,50 +5,25 @@
 // Statements are parameterized but unnamed, as Atrium's are: PostgreSQL parses and plans each.
 import { createServer } from "node:http"
 import pg from "pg"
+import { activitiesAnswer, DOCUMENT_BY_ID, documentsAnswer, LATEST_ACTIVITIES, onData, writeJson } from "./answers.mjs"
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: 10 })
 await pool.query("SELECT 1") // fail at start, not on the first request
 const apiKey = process.env.BENCH_API_KEY
-const documentById = "SELECT id, name, disabled, access_type FROM documents WHERE api_key = $1 AND organization_id = $2 AND id = $3"
-const latestActivities = "SELECT record FROM activities WHERE api_key = $1 AND organization_id = $2 ORDER BY occurred_at DESC, id DESC LIMIT $3"
-
-const answer = (res, body) => {
-  const text = JSON.stringify(body)
-  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
 
 const documents = async (data) => {
-  const found = await Promise.all(data.documentIds.map((id) => pool.query(documentById, [apiKey, data.organizationId, id])))
-  return {
-    result: {
-      status: "success",
-      message: "Document(s) retrieved successfully.",
-      data: found.flatMap(({ rows }) => rows).map((r) => ({ documentName: r.name, disabled: r.disabled === 1, accessType: r.access_type, id: r.id }))
-    }
-  }
+  const found = await Promise.all(data.documentIds.map((id) => pool.query(DOCUMENT_BY_ID, [apiKey, data.organizationId, id])))
+  return documentsAnswer(found.map(({ rows }) => rows[0]))
 }
 
-const activities = async (data) => {
-  const { rows } = await pool.query(latestActivities, [apiKey, data.organizationId, data.pageSize + 1])
-  return {
-    result: {
-      status: "success",
-      message: "Activity(s) retrieved successfully.",
-      data: rows.slice(0, data.pageSize).map((r) => JSON.parse(r.record)),
-      ...(rows.length > data.pageSize && { pageToken: "next" })
-    }
-  }
-}
+const activities = async (data) =>
+  activitiesAnswer((await pool.query(LATEST_ACTIVITIES, [apiKey, data.organizationId, data.pageSize + 1])).rows, data.pageSize)
 
 createServer((req, res) => {
-  if (req.method === "GET") return answer(res, { status: "ok" }) // readiness probe
-  const chunks = []
-  req.on("data", (chunk) => chunks.push(chunk))
-  req.on("end", () => {
-    const { data } = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+  if (req.method === "GET") return writeJson(res, { status: "ok" }) // readiness probe
+  onData(req, (data) => {
     const reply = req.url === "/v2/organizations/documents/get" ? documents(data) : activities(data)
-    reply.then((body) => answer(res, body), (error) => {
+    reply.then((body) => writeJson(res, body), (error) => {
       console.error(error)
       res.writeHead(500).end()
     })
