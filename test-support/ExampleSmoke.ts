@@ -1,8 +1,10 @@
 /** What every example's smoke test checks, once the example runs: its own route, Atrium under /collab, nothing outside it. */
 import { expect } from "vitest"
-import type { ServerProcess } from "./ServerProcess.js"
+import { startServerProcess } from "./ServerProcess.js"
 
-export const smokeExample = async (server: ServerProcess) => {
+/** Starts `<exampleDir>/server.mjs` on an ephemeral port with `env`, runs the checks, stops it with SIGTERM (exit code 0). */
+export const smokeExample = async (exampleDir: string, env: Readonly<Record<string, string>>) => {
+  const server = await startServerProcess(["server.mjs"], { cwd: exampleDir, env: { ...process.env, PORT: "0", ...env } })
   const { url } = server
   expect(await (await fetch(`${url}/hello`)).text()).toBe("hello from the host app\n")
   const post = (path: string, data: unknown, headers: Record<string, string> = {}) =>

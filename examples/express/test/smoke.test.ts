@@ -3,7 +3,7 @@ import { testDatabase } from "@atrium/sql-pg/testing"
 import { join } from "node:path"
 import { afterAll, it } from "vitest"
 import { smokeExample } from "../../../test-support/ExampleSmoke.js"
-import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+import { killServerProcesses } from "../../../test-support/ServerProcess.js"
 
 const db = await testDatabase()
 afterAll(async () => {
@@ -11,10 +11,5 @@ afterAll(async () => {
   await db.drop()
 })
 
-it("serves the host's route and Atrium under /collab behind express.json(), and stops on SIGTERM", async () => {
-  const server = await startServerProcess(["server.mjs"], {
-    cwd: join(__dirname, ".."),
-    env: { ...process.env, PORT: "0", DATABASE_URL: db.url }
-  })
-  await smokeExample(server)
-})
+it("serves the host's route and Atrium under /collab behind express.json(), and stops on SIGTERM", () =>
+  smokeExample(join(__dirname, ".."), { DATABASE_URL: db.url }))

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, it } from "vitest"
 import { smokeExample } from "../../../test-support/ExampleSmoke.js"
-import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+import { killServerProcesses } from "../../../test-support/ServerProcess.js"
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-example-node-http-"))
 afterAll(() => {
@@ -12,10 +12,5 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-it("serves the host's route and Atrium under /collab, and stops on SIGTERM", async () => {
-  const server = await startServerProcess(["server.mjs"], {
-    cwd: join(__dirname, ".."),
-    env: { ...process.env, PORT: "0", DB_FILE: join(dir, "example.db") }
-  })
-  await smokeExample(server)
-})
+it("serves the host's route and Atrium under /collab, and stops on SIGTERM", () =>
+  smokeExample(join(__dirname, ".."), { DB_FILE: join(dir, "example.db") }))

@@ -25,6 +25,18 @@ const toRow = (r: any): WebhookEndpointRow => ({
 
 const jsonOrNull = (value: unknown) => value === null ? null : toJson(value)
 
+/** The columns an update may change: everything but the key, the uid, the secret and the creation time. */
+const editable = (e: WebhookEndpointRow) => ({
+  url: e.url,
+  description: e.description,
+  filter_types: jsonOrNull(e.filterTypes),
+  channels: jsonOrNull(e.channels),
+  disabled: flag(e.disabled),
+  rate_limit: e.rateLimit,
+  metadata: toJson(e.metadata),
+  updated_at: e.updatedAt
+})
+
 export const SqlWebhookEndpointsRepo = Layer.effect(
   WebhookEndpointsRepo,
   Effect.gen(function*() {
@@ -34,21 +46,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       // The unique index on (api_key, uid) decides a uid clash, so two concurrent creates cannot both win.
       insert: (e, secret) =>
         sql`INSERT INTO webhook_endpoints ${
-          sql.insert({
-            api_key: e.apiKey,
-            id: e.id,
-            url: e.url,
-            description: e.description,
-            filter_types: jsonOrNull(e.filterTypes),
-            channels: jsonOrNull(e.channels),
-            disabled: flag(e.disabled),
-            rate_limit: e.rateLimit,
-            uid: e.uid,
-            metadata: toJson(e.metadata),
-            secret,
-            created_at: e.createdAt,
-            updated_at: e.updatedAt
-          })
+          sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret, created_at: e.createdAt, ...editable(e) })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       find: (apiKey, id) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
@@ -70,16 +68,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
           } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
-          sql.update({
-            url: e.url,
-            description: e.description,
-            filter_types: jsonOrNull(e.filterTypes),
-            channels: jsonOrNull(e.channels),
-            disabled: flag(e.disabled),
-            rate_limit: e.rateLimit,
-            metadata: toJson(e.metadata),
-            updated_at: e.updatedAt
-          })
+          sql.update(editable(e))
         } WHERE api_key = ${e.apiKey} AND id = ${e.id}`.pipe(Effect.asVoid, Effect.orDie),
       delete: (apiKey, id) =>
         sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(

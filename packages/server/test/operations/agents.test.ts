@@ -1,6 +1,7 @@
 import { Agents } from "@atrium/core"
 import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
+import { expectInvalidArgument } from "../support/expect.js"
 import { forEachBackend } from "../support/backends.js"
 
 const RECORD = "/v2/agents/execution/record"
@@ -40,12 +41,8 @@ forEachBackend("agents/execution", (ctx) => {
     return answer.body.result
   }
 
-  const expectInvalid = async (path: string, creds: TestCredentials, data: unknown, field: string) => {
-    const answer = await ctx().client.post(path, data, creds.headers)
-    expect(answer.status, answer.text).toBe(400)
-    expect(answer.body.error.status).toBe("INVALID_ARGUMENT")
-    expect(answer.body.error.message).toContain(field)
-  }
+  const expectInvalid = async (path: string, creds: TestCredentials, data: unknown, field: string) =>
+    expectInvalidArgument(await ctx().client.post(path, data, creds.headers), field)
 
   /** Follows nextCursor to the end; checks every page's shape. */
   const listAll = async (creds: TestCredentials, data: Record<string, unknown>) => {

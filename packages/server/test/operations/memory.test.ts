@@ -1,5 +1,6 @@
 import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
+import { expectInvalidArgument } from "../support/expect.js"
 import { forEachBackend } from "../support/backends.js"
 
 const ADD = "/v2/memory/judgments/add"
@@ -46,12 +47,8 @@ forEachBackend("memory", (ctx) => {
     return answer.body.result
   }
 
-  const expectInvalid = async (path: string, creds: TestCredentials, data: unknown, field: string) => {
-    const answer = await ctx().client.post(path, data, creds.headers)
-    expect(answer.status, answer.text).toBe(400)
-    expect(answer.body.error.status).toBe("INVALID_ARGUMENT")
-    expect(answer.body.error.message).toContain(field)
-  }
+  const expectInvalid = async (path: string, creds: TestCredentials, data: unknown, field: string) =>
+    expectInvalidArgument(await ctx().client.post(path, data, creds.headers), field)
 
   const disableOrganization = async (creds: TestCredentials, organizationId: string) => {
     await ctx().client.post("/v2/organizations/add", { organizations: [{ organizationId }] }, creds.headers)

@@ -7,6 +7,7 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { expectInvalidArgument } from "../support/expect.js"
 import { forEachBackend, listen } from "../support/backends.js"
 
 const GENERATE = "/v2/auth/generate_token"
@@ -43,11 +44,7 @@ forEachBackend("auth/generate_token", (ctx) => {
   const expectInvalid = async (data: unknown, field: string) => {
     const { client, workspace } = ctx()
     const creds = await workspace()
-    const answer = await client.post(GENERATE, data, creds.headers)
-    expect(answer.status, answer.text).toBe(400)
-    expect(answer.body.error.status).toBe("INVALID_ARGUMENT")
-    expect(answer.body.error.message).toContain(field)
-    return answer.body.error
+    return expectInvalidArgument(await client.post(GENERATE, data, creds.headers), field)
   }
 
   describe("happy path", () => {
