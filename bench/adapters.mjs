@@ -1,7 +1,7 @@
 // Adapter benchmark: the Express and Fastify examples against the bare framework answering the same
 // request from the same database. `pnpm -s build && node bench/adapters.mjs`. Needs wrk, taskset
 // and PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; its user needs CREATEDB).
-//   node bench/adapters.mjs [--duration 10] [--warmup 3] [--connections 10] [--rounds 3]
+//   node bench/adapters.mjs [--duration 10] [--warmup 3] [--connections 10] [--rounds 3] [--only express|fastify]
 // The mounted servers are the examples, started as they are: examples/express/server.mjs on a
 // PostgreSQL database made for this run (dropped at the end), examples/fastify/server.mjs on a
 // SQLite file. Each pair shares its database: bare Express + express.json() + pg on the same
@@ -22,7 +22,8 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
-    rounds: { type: "string", default: "3" }
+    rounds: { type: "string", default: "3" },
+    only: { type: "string" } // one framework's three servers (and database) only
   }
 })
 
@@ -34,7 +35,7 @@ const open = async (key, storage, label, env) => {
 }
 const example = (name) => ({ script: join(root, `examples/${name}/server.mjs`) })
 const notExample = (target) => ({ script: join(root, "bench/adapter-server.mjs"), env: { BENCH_TARGET: target } })
-const servers = {
+const allServers = {
   "express-bare": { db: "pg", ...notExample("express-bare") },
   "examples/express": { db: "pg", ...example("express") },
   "node-http-pg": { db: "pg", ...notExample("node-http-pg") },
@@ -42,10 +43,13 @@ const servers = {
   "examples/fastify": { db: "sqlite", ...example("fastify") },
   "examples/node-http": { db: "sqlite", ...example("node-http") }
 }
-const pairs = [
-  { framework: "Express 5", bare: "express-bare", mounted: "examples/express" },
-  { framework: "Fastify 5", bare: "fastify-bare", mounted: "examples/fastify" }
+const allPairs = [
+  { key: "express", framework: "Express 5", db: "pg", bare: "express-bare", mounted: "examples/express" },
+  { key: "fastify", framework: "Fastify 5", db: "sqlite", bare: "fastify-bare", mounted: "examples/fastify" }
 ]
+if (args.only !== undefined && !allPairs.some((pair) => pair.key === args.only)) throw new Error("--only takes express or fastify")
+const pairs = allPairs.filter((pair) => args.only === undefined || pair.key === args.only)
+const servers = Object.fromEntries(Object.entries(allServers).filter(([, server]) => pairs.some((pair) => pair.db === server.db)))
 const request = { path: "/collab/v2/organizations/documents/get", data: { organizationId: "org-bench", documentIds: ["doc-42"] } }
 
 let running // the server up now, stopped on the way out whatever happens
@@ -69,11 +73,11 @@ const post = async (url, creds, path, data) => {
 
 const runs = []
 try {
-  await open("pg", "postgres", "PostgreSQL", ({ url }) => ({ DATABASE_URL: url }))
-  await open("sqlite", "sqlite", "SQLite", ({ file }) => ({ DB_FILE: file }))
+  const kinds = { pg: ["postgres", "PostgreSQL", ({ url }) => ({ DATABASE_URL: url })], sqlite: ["sqlite", "SQLite", ({ file }) => ({ DB_FILE: file })] }
+  for (const { db } of pairs) await open(db, ...kinds[db])
 
   // --- seed each database through Atrium's own operations: the CLI, then its example -----------
-  for (const [db, mounted] of [["pg", "examples/express"], ["sqlite", "examples/fastify"]]) {
+  for (const { db, mounted } of pairs) {
     const database = databases[db]
     database.creds = createWorkspace({ ...process.env, DATABASE_URL: database.url })
     const seeding = await start(mounted)
