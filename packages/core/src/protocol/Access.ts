@@ -1,4 +1,3 @@
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -43,6 +42,11 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
     authToken: string | undefined,
     ip: string
   ) => Effect.Effect<ApiKeyCaller, ApiError<"PERMISSION_DENIED">>
+  /**
+   * The caller, when this process verified these credentials within `cacheTtlMillis`; undefined
+   * otherwise (then `apiKeyCaller` decides). Synchronous: the hot path of every API-key request.
+   */
+  readonly knownApiKeyCaller: (apiKey: string | undefined, authToken: string | undefined, ip: string) => ApiKeyCaller | undefined
   readonly workspaceCaller: (
     workspaceId: string | undefined,
     authToken: string | undefined,
@@ -50,6 +54,8 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
   ) => Effect.Effect<WorkspaceCaller, ApiError<"PERMISSION_DENIED">>
   /** A disabled organization refuses reads and writes of its data (DECISIONS.md). */
   readonly ensureOrganizationEnabled: (apiKey: string, organizationId: string) => Effect.Effect<void, ApiError<"PERMISSION_DENIED">>
+  /** True when this process saw the organization enabled within `cacheTtlMillis` (then `ensureOrganizationEnabled` has nothing to do). */
+  readonly knownEnabled: (apiKey: string, organizationId: string) => boolean
   /** Drop what this process remembers of a key's tokens (after a reset). */
   readonly forgetApiKey: (apiKey: string) => void
   /** Drop what this process remembers of an organization's state (after disabling or enabling it). */
@@ -61,24 +67,36 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
       const workspaces = yield* WorkspaceRepo
       const organizations = yield* OrganizationsRepo
       const { cacheTtlMillis } = yield* AtriumConfig
-      const verified = ttlCache<string>() // `${apiKey}\n${token}` -> workspaceId
-      const disabled = ttlCache<boolean>() // `${apiKey}\n${organizationId}` -> disabled
+      // The clock of the fiber that built the layer (a TestClock in tests), read without an Effect:
+      // the cached checks run on every request and must cost next to nothing.
+      const clock = yield* Effect.clock
+      const now = () => clock.unsafeCurrentTimeMillis()
+      const verified = ttlCache<string>() // entryKey(apiKey, token) -> workspaceId
+      const disabled = ttlCache<boolean>() // entryKey(apiKey, organizationId) -> disabled
+      const entryKey = (apiKey: string, second: string) => `${apiKey}\n${second}`
 
       const apiKeyDenied = permissionDenied(INVALID_API_KEY)
       const workspaceDenied = permissionDenied(INVALID_WORKSPACE_CREDENTIALS)
+      const disabledError = (organizationId: string) => permissionDenied(`Organization ${organizationId} is disabled.`)
+
+      const knownApiKeyCaller = (apiKey: string | undefined, authToken: string | undefined, ip: string): ApiKeyCaller | undefined => {
+        if (!apiKey || !authToken) return undefined
+        const workspaceId = verified.get(entryKey(apiKey, authToken), now())
+        return workspaceId === undefined ? undefined : { mode: "apiKey", apiKey, workspaceId, ip }
+      }
 
       return {
+        knownApiKeyCaller,
         apiKeyCaller: (apiKey, authToken, ip) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          Effect.suspend(() => {
             if (!apiKey || !authToken) return Effect.fail(apiKeyDenied)
-            const cacheKey = `${apiKey}\n${authToken}`
-            const cached = verified.get(cacheKey, now)
-            if (cached !== undefined) return Effect.succeed<ApiKeyCaller>({ mode: "apiKey", apiKey, workspaceId: cached, ip })
+            const known = knownApiKeyCaller(apiKey, authToken, ip)
+            if (known !== undefined) return Effect.succeed(known)
             return Effect.flatMap(workspaces.credentials(apiKey), (credentials) => {
               if (credentials === undefined || !credentials.tokenHashes.some((hash) => secretMatches(authToken, hash))) {
                 return Effect.fail(apiKeyDenied)
               }
-              verified.set(cacheKey, credentials.workspaceId, now + cacheTtlMillis)
+              verified.set(entryKey(apiKey, authToken), credentials.workspaceId, now() + cacheTtlMillis)
               return Effect.succeed<ApiKeyCaller>({ mode: "apiKey", apiKey, workspaceId: credentials.workspaceId, ip })
             })
           }),
@@ -89,22 +107,19 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               ? Effect.succeed<WorkspaceCaller>({ mode: "workspace", workspaceId, ip })
               : Effect.fail(workspaceDenied))
         },
+        knownEnabled: (apiKey, organizationId) => disabled.get(entryKey(apiKey, organizationId), now()) === false,
         ensureOrganizationEnabled: (apiKey, organizationId) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => {
-            const cacheKey = `${apiKey}\n${organizationId}`
-            const cached = disabled.get(cacheKey, now)
-            const check = (isDisabled: boolean) =>
-              isDisabled
-                ? Effect.fail(permissionDenied(`Organization ${organizationId} is disabled.`))
-                : Effect.void
-            if (cached !== undefined) return check(cached)
+          Effect.suspend(() => {
+            const cacheKey = entryKey(apiKey, organizationId)
+            const cached = disabled.get(cacheKey, now())
+            if (cached !== undefined) return cached ? Effect.fail(disabledError(organizationId)) : Effect.void
             return Effect.flatMap(organizations.isDisabled(apiKey, organizationId), (state) => {
-              disabled.set(cacheKey, state === true, now + cacheTtlMillis)
-              return check(state === true)
+              disabled.set(cacheKey, state === true, now() + cacheTtlMillis)
+              return state === true ? Effect.fail(disabledError(organizationId)) : Effect.void
             })
           }),
-        forgetApiKey: (apiKey) => verified.deleteWhere((key) => key.startsWith(`${apiKey}\n`)),
-        forgetOrganization: (apiKey, organizationId) => disabled.delete(`${apiKey}\n${organizationId}`)
+        forgetApiKey: (apiKey) => verified.deleteWhere((key) => key.startsWith(entryKey(apiKey, ""))),
+        forgetOrganization: (apiKey, organizationId) => disabled.delete(entryKey(apiKey, organizationId))
       }
     })
   )

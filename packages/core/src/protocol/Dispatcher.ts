@@ -140,7 +140,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
         onRight: (input) => {
           const organizationId = organizationOf?.(input)
           const handled = operation.handler(input, caller)
-          return organizationId === undefined || caller.mode !== "apiKey"
+          return organizationId === undefined || caller.mode !== "apiKey" || access.knownEnabled(caller.apiKey, organizationId)
             ? handled
             : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
         }
@@ -155,11 +155,14 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
             access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceToken), ip),
             (caller) => run(data, caller)
           )
-        default:
-          return Effect.flatMap(
-            access.apiKeyCaller(header(request, names.apiKey), header(request, names.authToken), ip),
-            (caller) => run(data, caller)
-          )
+        default: {
+          const apiKey = header(request, names.apiKey)
+          const authToken = header(request, names.authToken)
+          const known = access.knownApiKeyCaller(apiKey, authToken, ip)
+          return known !== undefined
+            ? run(data, known)
+            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => run(data, caller))
+        }
       }
     }
     for (const path of operation.paths) {
