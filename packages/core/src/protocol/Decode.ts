@@ -2,6 +2,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type ApiError, invalidArgument } from "./ApiError.js"
+import { compileDecoder, UNDECIDED } from "./CompiledDecoder.js"
 
 export interface Issue {
   readonly path: ReadonlyArray<string | number>
@@ -23,7 +24,7 @@ const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 
  */
 export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
-  return (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> =>
+  const decodeWithIssues = (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> =>
     Either.mapLeft(decode(data), (error) => {
       const issues: Array<Issue> = ParseResult.ArrayFormatter.formatErrorSync(error)
         .slice(0, MAX_ISSUES)
@@ -37,4 +38,11 @@ export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
         : `Invalid ${describe(first.path.slice(1))}: ${first.message}`
       return invalidArgument(message, { issues })
     })
+  // Valid input takes the compiled path; whatever it is unsure of, and so every error, Effect's decoder.
+  const compiled = compileDecoder(schema.ast)
+  if (compiled === undefined) return decodeWithIssues
+  return (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> => {
+    const value = compiled(data)
+    return value === UNDECIDED ? decodeWithIssues(data) : Either.right(value as I)
+  }
 }
