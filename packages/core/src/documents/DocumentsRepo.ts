@@ -19,6 +19,11 @@ export interface DocumentRow {
   readonly updatedAt: number
 }
 
+/** What a listing reads of a document: what documents/get answers, and no more (docs/benchmarks.md). */
+export type DocumentSummary = Pick<DocumentRow, "id" | "name" | "accessType" | "disabled">
+
+export const summaryOf = ({ accessType, disabled, id, name }: DocumentRow): DocumentSummary => ({ id, name, accessType, disabled })
+
 /** A new document: enabled and public, at the organization root unless a folder is given. */
 export const newDocument = (fields: {
   readonly apiKey: string
@@ -49,7 +54,7 @@ export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<Doc
   /** Updates name, folder and metadata of an existing document. */
   readonly update: (row: DocumentRow) => Effect.Effect<void>
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<DocumentRow | undefined>
-  /** Keyset page ordered by id. */
+  /** Keyset page ordered by id, of summaries. */
   readonly list: (
     apiKey: string,
     organizationId: string,
@@ -59,6 +64,6 @@ export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<Doc
       readonly after?: string
       readonly limit: number
     }
-  ) => Effect.Effect<ReadonlyArray<DocumentRow>>
+  ) => Effect.Effect<ReadonlyArray<DocumentSummary>>
   readonly delete: (apiKey: string, organizationId: string, id: string) => Effect.Effect<boolean>
 }>() {}

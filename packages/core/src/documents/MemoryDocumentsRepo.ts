@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
-import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
+import { type DocumentRow, DocumentsRepo, summaryOf } from "./DocumentsRepo.js"
 
 export const MemoryDocumentsRepo = Layer.effect(
   DocumentsRepo,
@@ -24,6 +24,7 @@ export const MemoryDocumentsRepo = Layer.effect(
             )
             .sort((a, b) => a.id < b.id ? -1 : 1)
             .slice(0, limit)
+            .map(summaryOf)
         ),
       delete: (apiKey, organizationId, id) => Effect.sync(() => table.delete(key(apiKey, organizationId, id)))
     }

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { bool, flag, fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
-import { type DocumentRow, DocumentsRepo } from "./DocumentsRepo.js"
+import { type DocumentRow, DocumentsRepo, type DocumentSummary } from "./DocumentsRepo.js"
 
 const toRow = (r: any): DocumentRow => ({
   apiKey: r.api_key,
@@ -18,6 +18,8 @@ const toRow = (r: any): DocumentRow => ({
   createdAt: num(r.created_at),
   updatedAt: num(r.updated_at)
 })
+
+const toSummary = (r: any): DocumentSummary => ({ id: r.id, name: r.name, accessType: r.access_type, disabled: bool(r.disabled) })
 
 export const SqlDocumentsRepo = Layer.effect(
   DocumentsRepo,
@@ -51,7 +53,7 @@ export const SqlDocumentsRepo = Layer.effect(
           Effect.orDie
         ),
       list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
-        sql`SELECT * FROM documents WHERE ${
+        sql`SELECT id, name, access_type, disabled FROM documents WHERE ${
           sql.and([
             sql`api_key = ${apiKey}`,
             sql`organization_id = ${organizationId}`,
@@ -59,7 +61,7 @@ export const SqlDocumentsRepo = Layer.effect(
             ...(folderId !== undefined ? [sql`folder_id = ${folderId}`] : []),
             ...(after !== undefined ? [sql`id > ${after}`] : [])
           ])
-        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
           .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
