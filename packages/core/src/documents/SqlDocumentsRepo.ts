@@ -25,6 +25,7 @@ export const SqlDocumentsRepo = Layer.effect(
   DocumentsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const nothing = sql.literal("")
     return {
       insert: (d) =>
         sql`INSERT INTO documents ${
@@ -52,16 +53,13 @@ export const SqlDocumentsRepo = Layer.effect(
           Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
           Effect.orDie
         ),
+      // One template with optional conditions: documents/get's hot path builds few statement objects.
       list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
-        sql`SELECT id, name, access_type, disabled FROM documents WHERE ${
-          sql.and([
-            sql`api_key = ${apiKey}`,
-            sql`organization_id = ${organizationId}`,
-            ...(ids ? [sql.in("id", ids)] : []),
-            ...(folderId !== undefined ? [sql`folder_id = ${folderId}`] : []),
-            ...(after !== undefined ? [sql`id > ${after}`] : [])
-          ])
-        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),
+        sql`SELECT id, name, access_type, disabled FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId}${
+          ids ? sql` AND id IN ${sql.in(ids)}` : nothing
+        }${folderId !== undefined ? sql` AND folder_id = ${folderId}` : nothing}${after !== undefined ? sql` AND id > ${after}` : nothing} ORDER BY id ${
+          limitRows(sql, limit)
+        }`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
           .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
