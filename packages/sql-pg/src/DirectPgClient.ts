@@ -66,7 +66,7 @@ export const directPgClient = (options: DirectPgOptions): Layer.Layer<SqlClient.
       const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "atrium" })
       return withDirectStatements(client, (statement, ordinary) =>
         Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
-          if (Option.isSome(transaction)) return ordinary()
+          if (Option.isSome(transaction)) return ordinary(statement)
           const [sql, params] = statement.compile()
           return Effect.async<ReadonlyArray<any>, SqlError>((resume) => {
             pool.query(sql, params as Array<unknown>, (cause, result) =>

@@ -6,6 +6,7 @@ import * as Statement from "@effect/sql/Statement"
 import { withDirectStatements } from "@atrium/core/sql"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 
@@ -48,16 +49,15 @@ export const make = (options: LeanSqliteOptions) =>
       statements.set(sql, statement)
       return statement
     }
+    const execute = (sql: string, params: ReadonlyArray<unknown>, raw: boolean): Array<any> => {
+      const statement = prepare(sql)
+      if (statement.reader) return (raw ? statement.raw(true).all(...params) : statement.raw(false).all(...params)) as Array<any>
+      statement.run(...params)
+      return []
+    }
+    const failure = (cause: unknown) => new SqlError({ cause, message: `Failed to execute statement: ${(cause as Error)?.message ?? cause}` })
     const run = (sql: string, params: ReadonlyArray<unknown>, raw: boolean) =>
-      Effect.try({
-        try: () => {
-          const statement = prepare(sql)
-          if (statement.reader) return (raw ? statement.raw(true).all(...params) : statement.raw(false).all(...params)) as Array<any>
-          statement.run(...params)
-          return [] as Array<any>
-        },
-        catch: (cause) => new SqlError({ cause, message: `Failed to execute statement: ${(cause as Error)?.message ?? cause}` })
-      })
+      Effect.try({ try: () => execute(sql, params, raw), catch: failure })
 
     const connection: Connection.Connection = {
       execute: (sql, params, transformRows) =>
@@ -106,10 +106,15 @@ export const make = (options: LeanSqliteOptions) =>
     // the connection a statement can simply run; inside or beside a transaction
     // it takes the ordinary path, which finds the transaction's connection or
     // waits for it.
+    // It runs the statement right away, inside the statement's commit: an Exit is all it allocates.
     return withDirectStatements(client, (statement, ordinary) => {
-      if (held) return ordinary()
+      if (held) return ordinary(statement)
       const [sql, params] = statement.compile()
-      return run(sql, params, false)
+      try {
+        return Exit.succeed(execute(sql, params, false))
+      } catch (cause) {
+        return Exit.fail(failure(cause))
+      }
     })
   })
 

@@ -52,5 +52,17 @@ for (const client of ["lean", "effect"] as const) {
         expect(inside).toEqual([{ id: "a" }])
         expect(yield* sql<{ id: string }>`SELECT id FROM t ORDER BY id`).toEqual([{ id: "a" }])
       }).pipe(Effect.provide(withDatabase(client))))
+
+    it.live("a failing statement is a SqlError naming the cause, not a defect; a statement runs each time it is run", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const error = yield* Effect.flip(sql`SELECT * FROM no_such_table`)
+        expect(error._tag).toBe("SqlError")
+        expect(String((error.cause as Error).message)).toContain("no_such_table")
+        yield* sql`CREATE TABLE n (i INTEGER)`
+        const insert = sql`INSERT INTO n (i) VALUES (1)`
+        yield* Effect.repeatN(insert, 2)
+        expect(yield* sql<{ c: number }>`SELECT count(*) AS c FROM n`).toEqual([{ c: 3 }])
+      }).pipe(Effect.provide(withDatabase(client))))
   })
 }

@@ -1,13 +1,21 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 
-/** How a client runs a statement it can run directly; `ordinary` is @effect/sql's own path. */
+/**
+ * How a client runs a statement it can run directly. `ordinary(statement)` is
+ * @effect/sql's own path. Called when the statement runs (from its `commit`), so
+ * it may do its work at once and return an `Exit`.
+ */
 export type DirectRun = (
   statement: Statement.Statement<any>,
-  ordinary: () => Effect.Effect<ReadonlyArray<any>, SqlError>
+  ordinary: (statement: Statement.Statement<any>) => Effect.Effect<ReadonlyArray<any>, SqlError>
 ) => Effect.Effect<ReadonlyArray<any>, SqlError>
+
+/** @effect/sql's own way to run a statement: its class's `commit`. */
+const ordinary = (statement: Statement.Statement<any>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
+  Object.getPrototypeOf(statement).commit.call(statement)
 
 /**
  * The client, with every statement written as a template (sql`...`, which is
@@ -18,11 +26,13 @@ export type DirectRun = (
  * do not change: they still see a `SqlClient`.
  */
 export const withDirectStatements = (client: SqlClient.SqlClient, direct: DirectRun): SqlClient.SqlClient => {
+  // One method shared by every statement: the hot path allocates nothing for it.
+  function commit(this: Statement.Statement<any>) {
+    return direct(this, ordinary)
+  }
   const make = (strings: unknown, ...args: Array<unknown>): unknown => {
     const made = (client as any)(strings, ...args)
-    if (!(Array.isArray(strings) && "raw" in strings)) return made // sql("name") and other helpers
-    const ordinary = made.commit
-    made.commit = () => Effect.suspend(() => direct(made, () => ordinary.call(made)))
+    if (Array.isArray(strings) && "raw" in strings) made.commit = commit // not sql("name") and other helpers
     return made
   }
   return Object.assign(make, client) as unknown as SqlClient.SqlClient
