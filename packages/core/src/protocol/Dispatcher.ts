@@ -45,7 +45,8 @@ const header = (request: AtriumRequest, name: string): string | undefined => {
 }
 
 const isJsonContentType = (value: string | undefined) =>
-  value !== undefined && value.split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+  value === "application/json" || // what nearly every client sends: no parsing
+  (value !== undefined && value.split(";", 1)[0]!.trim().toLowerCase() === "application/json")
 
 const byteLength = (body: string | Uint8Array) => typeof body === "string" ? Buffer.byteLength(body) : body.byteLength
 
@@ -68,14 +69,15 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
   if (!isJsonContentType(header(request, "content-type"))) {
     return Either.left(invalidArgument("Content-Type must be application/json."))
   }
-  if (request.body === undefined || byteLength(request.body) === 0) {
+  const size = request.body === undefined ? 0 : byteLength(request.body)
+  if (size === 0) {
     return Either.left(invalidArgument("Request body is empty: send a JSON object {\"data\": {...}}."))
   }
-  if (byteLength(request.body) > maxBodyBytes) {
+  if (size > maxBodyBytes) {
     return Either.left(invalidArgument(`Request body is larger than ${maxBodyBytes} bytes.`))
   }
   let body: unknown
-  const text = toText(request.body)
+  const text = toText(request.body!)
   try {
     body = JSON.parse(text)
   } catch {
@@ -134,17 +136,15 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   for (const operation of operations) {
     const decode = makeDecoder(operation.input)
     const organizationOf = operation.organization
-    const run = (data: unknown, caller: any) =>
-      Either.match(decode(data), {
-        onLeft: (error) => Effect.fail(error),
-        onRight: (input) => {
-          const organizationId = organizationOf?.(input)
-          const handled = operation.handler(input, caller)
-          return organizationId === undefined || caller.mode !== "apiKey" || access.knownEnabled(caller.apiKey, organizationId)
-            ? handled
-            : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
-        }
-      })
+    const run = (data: unknown, caller: any) => {
+      const decoded = decode(data)
+      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      const organizationId = organizationOf?.(decoded.right)
+      const handled = operation.handler(decoded.right, caller)
+      return organizationId === undefined || caller.mode !== "apiKey" || access.knownEnabled(caller.apiKey, organizationId)
+        ? handled
+        : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
+    }
     const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R> => {
       const ip = request.ip ?? ""
       switch (operation.auth) {
