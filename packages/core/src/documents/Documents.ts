@@ -122,12 +122,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
             token: input.pageToken,
             limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
             read: (after: string | undefined, limit) =>
-              repo.list(apiKey, input.organizationId, {
-                ...(input.documentIds && { ids: input.documentIds }),
-                ...(input.folderId !== undefined && { folderId: input.folderId }),
-                ...(after !== undefined && { after }),
-                limit
-              }),
+              repo.list(apiKey, input.organizationId, { ids: input.documentIds, folderId: input.folderId, after, limit }),
             cursorOf: (row) => row.id
           }),
           (page) => {

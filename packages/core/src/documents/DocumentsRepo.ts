@@ -59,9 +59,9 @@ export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<Doc
     apiKey: string,
     organizationId: string,
     options: {
-      readonly ids?: ReadonlyArray<string>
-      readonly folderId?: string
-      readonly after?: string
+      readonly ids?: ReadonlyArray<string> | undefined
+      readonly folderId?: string | undefined
+      readonly after?: string | undefined
       readonly limit: number
     }
   ) => Effect.Effect<ReadonlyArray<DocumentSummary>>

@@ -56,7 +56,7 @@ export const SqlDocumentsRepo = Layer.effect(
       // One template with optional conditions: documents/get's hot path builds few statement objects.
       list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
         sql`SELECT id, name, access_type, disabled FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId}${
-          ids ? sql` AND id IN ${sql.in(ids)}` : nothing
+          ids ? sql` AND ${sql.in("id", ids)}` : nothing // no ids: 1=0
         }${folderId !== undefined ? sql` AND folder_id = ${folderId}` : nothing}${after !== undefined ? sql` AND id > ${after}` : nothing} ORDER BY id ${
           limitRows(sql, limit)
         }`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),

@@ -172,6 +172,15 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     }
   }
 
+  /**
+   * Runs an operation. A fiber starts at once and often finishes before runFork returns (every
+   * SQLite read does): then its exit is read at once, with no promise or observer to allocate.
+   */
+  const exitOf = <A, E>(effect: Effect.Effect<A, E, R | Access>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
+    const fiber = runFork(effect)
+    return fiber.unsafePoll() ?? new Promise((resolve) => fiber.addObserver(resolve))
+  }
+
   const logDefect = (path: string, cause: Cause.Cause<unknown>) =>
     runFork(Effect.logError(`${path}: unexpected failure`, cause))
 
@@ -199,7 +208,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     const data = unwrap(request, options.maxBodyBytes)
     if (Either.isLeft(data)) return fail(data.left)
 
-    const exit = await runExit(route(request, data.right))
+    const exit = await exitOf(route(request, data.right))
     if (Exit.isSuccess(exit)) {
       try {
         return respond(successStatus.get(path)!, JSON.stringify({ result: exit.value }))

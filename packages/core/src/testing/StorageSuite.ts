@@ -344,6 +344,7 @@ const pagination = (it: It, expect: Expect) => {
       expect(even.map((d) => d.id)).toEqual(ascending(MIXED_IDS.filter((_, i) => i % 2 === 0)))
       const given = yield* documents.list(apiKey, "org", { ids: ["é", "a", "nope"], after: "a", limit: 10 })
       expect(given).toEqual([{ id: "é", name: "doc é", accessType: "restricted", disabled: true }])
+      expect(yield* documents.list(apiKey, "org", { ids: [], limit: 10 })).toEqual([])
     }))
 
   it.effect("ActivitiesRepo.page orders by (timestamp, id) both ways, ties broken by id", () =>
