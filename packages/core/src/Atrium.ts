@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
 import { operations } from "./operations.js"
 import { unavailable } from "./protocol/ApiError.js"
@@ -69,7 +70,11 @@ export interface AtriumHandler {
  */
 export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly storage: Layer.Layer<StorageServices, E, never> }): AtriumHandler => {
   const options = resolveOptions(config.options)
-  const runtime = ManagedRuntime.make(atriumLayer(config)) as ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
+  // Without Effect's fiber metrics: five metric updates for every fiber, so every request, and
+  // Atrium reports none of them (docs/benchmarks.md).
+  const runtime = ManagedRuntime.make(
+    Layer.merge(atriumLayer(config), RuntimeFlags.disableRuntimeMetrics)
+  ) as ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
   // Built on first request for it, not at start: cold starts (Lambda) should not pay for it.
   let openApi: string | undefined
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
