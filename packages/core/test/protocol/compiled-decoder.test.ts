@@ -7,6 +7,9 @@ import { operations } from "../../src/operations.js"
 import { compileDecoder, UNDECIDED } from "../../src/protocol/CompiledDecoder.js"
 import { makeDecoder } from "../../src/protocol/Decode.js"
 
+/** An operation's input schema, as one type for all of them. */
+const inputOf = (name: string) => operations.find((operation) => operation.name === name)!.input as Schema.Schema<any, any, never>
+
 /** Effect's decoder with the options of every operation input (protocol/Decode.ts). */
 const effectDecoder = (schema: Schema.Schema<any, any, never>) =>
   Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
@@ -49,9 +52,10 @@ describe("compiled decoders of operation inputs", () => {
 
   for (const operation of compiledOps) {
     it(`${operation.name}: a value it decodes, Effect decodes to the same value`, () => {
-      const compiled = compileDecoder(operation.input.ast)!
-      const effect = effectDecoder(operation.input)
-      const valid = FastCheck.sample(Arbitrary.make(operation.input), { numRuns: 100, seed: 42 })
+      const input = inputOf(operation.name)
+      const compiled = compileDecoder(input.ast)!
+      const effect = effectDecoder(input)
+      const valid = FastCheck.sample(Arbitrary.make(input), { numRuns: 100, seed: 42 })
       const random = FastCheck.sample(FastCheck.jsonValue(), { numRuns: 40, seed: 7 })
       // Valid values (the few generated values Effect refuses count as invalid ones below):
       // decoded the same, and almost always by the compiled path itself.
@@ -106,7 +110,7 @@ describe("compileDecoder", () => {
 })
 
 describe("makeDecoder", () => {
-  const decode = makeDecoder(operations.find((operation) => operation.name === "organizations.documents.get")!.input)
+  const decode = makeDecoder(inputOf("organizations.documents.get"))
 
   it("answers valid data by the compiled path and invalid data with Effect's issues", () => {
     expect(decode({ organizationId: "org", documentIds: ["a"] })).toStrictEqual(Either.right({ organizationId: "org", documentIds: ["a"] }))
