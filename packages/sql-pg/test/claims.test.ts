@@ -2,7 +2,7 @@
  * Job claims on PostgreSQL pass over rows other transactions hold (FOR UPDATE SKIP LOCKED): a runner
  * whose task is still committing, or hung mid-task past its lease, never makes the others wait.
  */
-import { type JobRow, JobsRepo } from "@atrium/core"
+import { type JobRow, JobsRepo, newJob } from "@atrium/core"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import pg from "pg"
@@ -14,21 +14,8 @@ afterAll(() => db.drop())
 /** PGlite serves every connection from one session: there are no row locks between connections to skip. */
 const embedded = db.server.startsWith("PGlite")
 
-const job = (id: string, createdAt: number): JobRow => ({
-  apiKey: "key",
-  id,
-  kind: "userDataDeletion",
-  payload: { userIds: ["u"], organizationIds: null, tasks: [{ data: "activities" }] },
-  status: "pending",
-  tasksTotal: 1,
-  tasksDone: 0,
-  lastTaskCompletedAt: null,
-  leaseOwner: null,
-  leaseUntil: null,
-  error: null,
-  createdAt,
-  updatedAt: createdAt
-})
+const job = (id: string, createdAt: number): JobRow =>
+  newJob("key", id, { kind: "userDataDeletion", payload: { userIds: ["u"], organizationIds: null, tasks: [{ data: "activities" }] } }, createdAt)
 
 describe("JobsRepo.claim on PostgreSQL", () => {
   it.effect.skipIf(embedded)("takes the next due job instead of waiting for one another transaction holds", () =>

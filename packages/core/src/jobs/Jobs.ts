@@ -11,7 +11,7 @@ import type {
   StartUserDataDeletionInput,
   UserDataDeletionStatusInput
 } from "./JobSchemas.js"
-import { type JobRow, JobsRepo, type JobSpec } from "./JobsRepo.js"
+import { JobsRepo, type JobSpec, newJob } from "./JobsRepo.js"
 
 /** Starting user-data deletions and document migrations, and reporting their progress; `JobRunner` does the work. */
 export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
@@ -24,21 +24,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
 
     const create = (apiKey: string, id: string, spec: JobSpec) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const row = {
-          ...spec,
-          apiKey,
-          id,
-          status: "pending",
-          tasksTotal: spec.payload.tasks.length,
-          tasksDone: 0,
-          lastTaskCompletedAt: null,
-          leaseOwner: null,
-          leaseUntil: null,
-          error: null,
-          createdAt: now,
-          updatedAt: now
-        } as JobRow
+        const row = newJob(apiKey, id, spec, yield* Clock.currentTimeMillis)
         yield* repo.insert(row)
         return row
       })

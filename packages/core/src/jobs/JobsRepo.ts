@@ -48,6 +48,22 @@ export type JobRow = JobSpec & {
   readonly updatedAt: number
 }
 
+/** A job as it is created: pending, nothing done, held by nobody. */
+export const newJob = (apiKey: string, id: string, spec: JobSpec, now: number): JobRow => ({
+  ...spec,
+  apiKey,
+  id,
+  status: "pending",
+  tasksTotal: spec.payload.tasks.length,
+  tasksDone: 0,
+  lastTaskCompletedAt: null,
+  leaseOwner: null,
+  leaseUntil: null,
+  error: null,
+  createdAt: now,
+  updatedAt: now
+})
+
 /**
  * Storage port: background jobs. Reads are per API key; `claim` serves the
  * runner, which works for every key. Every write of a runner is fenced by its

@@ -126,7 +126,6 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     workspaceId: `${options.headerPrefix}-workspace-id`,
     workspaceToken: `${options.headerPrefix}-workspace-auth-token`
   }
-  const runExit = Runtime.runPromiseExit(runtime)
   const runFork = Runtime.runFork(runtime)
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
@@ -184,12 +183,12 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const logDefect = (path: string, cause: Cause.Cause<unknown>) =>
     runFork(Effect.logError(`${path}: unexpected failure`, cause))
 
-  const serveDocument = (path: string, document: DocumentHandler<R>): Promise<AtriumResponse> =>
-    runExit(document).then((exit) => {
-      if (Exit.isSuccess(exit)) return respond(exit.value.status, exit.value.body)
-      logDefect(path, exit.cause)
-      return fail(internal("Internal error."))
-    })
+  const serveDocument = async (path: string, document: DocumentHandler<R>): Promise<AtriumResponse> => {
+    const exit = await exitOf(document)
+    if (Exit.isSuccess(exit)) return respond(exit.value.status, exit.value.body)
+    logDefect(path, exit.cause)
+    return fail(internal("Internal error."))
+  }
 
   return async (request: AtriumRequest): Promise<AtriumResponse> => {
     const query = request.path.indexOf("?")

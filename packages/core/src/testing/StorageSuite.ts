@@ -15,7 +15,7 @@ import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } f
 import { type DocumentRow, DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
 import { type FolderRow, FoldersRepo } from "../folders/FoldersRepo.js"
 import { JobDataPort } from "../jobs/JobDataPort.js"
-import { type JobRow, JobsRepo } from "../jobs/JobsRepo.js"
+import { type JobRow, JobsRepo, newJob } from "../jobs/JobsRepo.js"
 import { type JudgmentRow, JudgmentsRepo } from "../memory/JudgmentsRepo.js"
 import { NotificationPreferencesRepo } from "../notifications/NotificationPreferencesRepo.js"
 import { type OrganizationRow, OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
@@ -779,21 +779,11 @@ const repositories = (it: It, expect: Expect) => {
     Effect.gen(function*() {
       const jobs = yield* JobsRepo
       const apiKey = unique("key")
-      const job = (id: string, createdAt: number): JobRow => ({
-        apiKey,
-        id,
-        kind: "userDataDeletion",
-        payload: { userIds: ["u"], organizationIds: null, tasks: [{ data: "users" }, { data: "presence", organizationId: "o" }] },
-        status: "pending",
-        tasksTotal: 2,
-        tasksDone: 0,
-        lastTaskCompletedAt: null,
-        leaseOwner: null,
-        leaseUntil: null,
-        error: null,
-        createdAt,
-        updatedAt: createdAt
-      })
+      const job = (id: string, createdAt: number): JobRow =>
+        newJob(apiKey, id, {
+          kind: "userDataDeletion",
+          payload: { userIds: ["u"], organizationIds: null, tasks: [{ data: "users" }, { data: "presence", organizationId: "o" }] }
+        }, createdAt)
       const [second, first] = [unique("job-b"), unique("job-a")]
       yield* jobs.insert(job(second, T0 + 1))
       yield* jobs.insert(job(first, T0))
