@@ -42,7 +42,12 @@ export const atriumPlugin: FastifyPluginCallback<AtriumPluginOptions> = (fastify
   // the handler as the unread stream, and node-http's readBody applies
   // Atrium's own limit, so no Fastify body error (413, empty JSON) can answer first.
   fastify.removeAllContentTypeParsers()
-  fastify.addContentTypeParser("*", (_request, payload, parsed) => parsed(null, payload))
+  const unread = (_request: FastifyRequest, payload: Readable, parsed: (error: null, body: Readable) => void) =>
+    parsed(null, payload)
+  fastify.addContentTypeParser("*", unread)
+  // The same parser under the type nearly every request names: Fastify remembers an exact
+  // match, while the catch-all alone made it parse the Content-Type again on every request.
+  fastify.addContentTypeParser("application/json", unread)
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (CONTENT_TYPE_REFUSALS.has(error.code)) return answer(request, reply, request.raw)
