@@ -64,10 +64,10 @@ export const directPgClient = (options: DirectPgOptions): Layer.Layer<SqlClient.
     Effect.gen(function*() {
       const pool = yield* acquirePool(options)
       const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "atrium" })
-      return withDirectStatements(client, (statement, ordinary) =>
+      return withDirectStatements(client, (statement, ordinary, compile) =>
         Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
           if (Option.isSome(transaction)) return ordinary(statement)
-          const [sql, params] = statement.compile()
+          const [sql, params] = compile(statement)
           return Effect.async<ReadonlyArray<any>, SqlError>((resume) => {
             pool.query(sql, params as Array<unknown>, (cause, result) =>
               resume(cause ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })) : Effect.succeed(result.rows)))

@@ -107,9 +107,9 @@ export const make = (options: LeanSqliteOptions) =>
     // it takes the ordinary path, which finds the transaction's connection or
     // waits for it.
     // It runs the statement right away, inside the statement's commit: an Exit is all it allocates.
-    return withDirectStatements(client, (statement, ordinary) => {
+    return withDirectStatements(client, (statement, ordinary, compile) => {
       if (held) return ordinary(statement)
-      const [sql, params] = statement.compile()
+      const [sql, params] = compile(statement)
       try {
         return Exit.succeed(execute(sql, params, false))
       } catch (cause) {

@@ -2,15 +2,18 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type * as Effect from "effect/Effect"
+import { type Compiled, makeStatementShapes } from "./StatementShapes.js"
 
 /**
  * How a client runs a statement it can run directly. `ordinary(statement)` is
- * @effect/sql's own path. Called when the statement runs (from its `commit`), so
- * it may do its work at once and return an `Exit`.
+ * @effect/sql's own path; `compile(statement)` gives the text and parameters to
+ * hand the driver (remembered by shape: StatementShapes.ts). Called when the
+ * statement runs (from its `commit`), so it may do its work at once and return an `Exit`.
  */
 export type DirectRun = (
   statement: Statement.Statement<any>,
-  ordinary: (statement: Statement.Statement<any>) => Effect.Effect<ReadonlyArray<any>, SqlError>
+  ordinary: (statement: Statement.Statement<any>) => Effect.Effect<ReadonlyArray<any>, SqlError>,
+  compile: (statement: Statement.Statement<any>) => Compiled
 ) => Effect.Effect<ReadonlyArray<any>, SqlError>
 
 /** @effect/sql's own way to run a statement: its class's `commit`. */
@@ -26,9 +29,10 @@ const ordinary = (statement: Statement.Statement<any>): Effect.Effect<ReadonlyAr
  * do not change: they still see a `SqlClient`.
  */
 export const withDirectStatements = (client: SqlClient.SqlClient, direct: DirectRun): SqlClient.SqlClient => {
+  const compile = makeStatementShapes()
   // One method shared by every statement: the hot path allocates nothing for it.
   function commit(this: Statement.Statement<any>) {
-    return direct(this, ordinary)
+    return direct(this, ordinary, compile)
   }
   const make = (strings: unknown, ...args: Array<unknown>): unknown => {
     const made = (client as any)(strings, ...args)
