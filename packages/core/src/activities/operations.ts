@@ -18,7 +18,8 @@ export const activityOperations = [
     input: AddActivitiesInput,
     output: AddActivitiesResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Activities.add(caller.apiKey, input)
+    service: Activities,
+    handler: (activities, input, caller) => activities.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "activities.get",
@@ -29,7 +30,8 @@ export const activityOperations = [
     output: ActivitiesPage,
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Activities.get(caller.apiKey, input)
+    service: Activities,
+    handler: (activities, input, caller) => activities.get(caller.apiKey, input)
   }),
   defineOperation({
     name: "activities.update",
@@ -39,6 +41,7 @@ export const activityOperations = [
     input: UpdateActivitiesInput,
     output: UpdateActivitiesResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Activities.update(caller.apiKey, input)
+    service: Activities,
+    handler: (activities, input, caller) => activities.update(caller.apiKey, input)
   })
 ] as const

@@ -11,7 +11,8 @@ export const agentOperations = [
     input: RecordExecutionInput,
     output: RecordExecutionResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Agents.record(caller.apiKey, input)
+    service: Agents,
+    handler: (agents, input, caller) => agents.record(caller.apiKey, input)
   }),
   defineOperation({
     name: "agents.execution.list",
@@ -22,6 +23,7 @@ export const agentOperations = [
     output: ExecutionsPage,
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Agents.list(caller.apiKey, input)
+    service: Agents,
+    handler: (agents, input, caller) => agents.list(caller.apiKey, input)
   })
 ] as const

@@ -18,7 +18,8 @@ export const documentOperations = [
     output: DocumentsPage,
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Documents.get(caller.apiKey, input)
+    service: Documents,
+    handler: (documents, input, caller) => documents.get(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.documents.add.v1",
@@ -29,7 +30,8 @@ export const documentOperations = [
     output: AddDocumentsResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Documents.addV1(caller.apiKey, input)
+    service: Documents,
+    handler: (documents, input, caller) => documents.addV1(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.documents.add",
@@ -40,6 +42,7 @@ export const documentOperations = [
     output: AddDocumentsResult,
     errors: ["NOT_FOUND", "INTERNAL"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Documents.addV2(caller.apiKey, input)
+    service: Documents,
+    handler: (documents, input, caller) => documents.addV2(caller.apiKey, input)
   })
 ] as const

@@ -12,7 +12,8 @@ export const folderOperations = [
     output: AddFoldersResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Folders.add(caller.apiKey, input)
+    service: Folders,
+    handler: (folders, input, caller) => folders.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.folders.get",
@@ -23,6 +24,7 @@ export const folderOperations = [
     output: FoldersResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Folders.get(caller.apiKey, input)
+    service: Folders,
+    handler: (folders, input, caller) => folders.get(caller.apiKey, input)
   })
 ] as const

@@ -21,7 +21,8 @@ export const jobOperations = [
     output: UserDataDeletionStarted,
     // 202 Accepted: the hosted service answers `statusCode: 202` (compatible-api-facts §1.6).
     successStatus: 202,
-    handler: (input, caller) => Jobs.startUserDataDeletion(caller.apiKey, input)
+    service: Jobs,
+    handler: (jobs, input, caller) => jobs.startUserDataDeletion(caller.apiKey, input)
   }),
   defineOperation({
     name: "users.data.delete.status",
@@ -31,7 +32,8 @@ export const jobOperations = [
     input: UserDataDeletionStatusInput,
     output: UserDataDeletionStatus,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => Jobs.userDataDeletionStatus(caller.apiKey, input)
+    service: Jobs,
+    handler: (jobs, input, caller) => jobs.userDataDeletionStatus(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.documents.migrate",
@@ -42,7 +44,8 @@ export const jobOperations = [
     output: DocumentMigrationStarted,
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Jobs.startDocumentMigration(caller.apiKey, input)
+    service: Jobs,
+    handler: (jobs, input, caller) => jobs.startDocumentMigration(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.documents.migrate.status",
@@ -53,6 +56,7 @@ export const jobOperations = [
     output: DocumentMigrationStatus,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Jobs.documentMigrationStatus(caller.apiKey, input)
+    service: Jobs,
+    handler: (jobs, input, caller) => jobs.documentMigrationStatus(caller.apiKey, input)
   })
 ] as const

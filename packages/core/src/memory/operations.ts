@@ -18,7 +18,8 @@ export const memoryOperations = [
     input: AddJudgmentsInput,
     output: AddJudgmentsResult,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => Memory.add(caller.apiKey, input)
+    service: Memory,
+    handler: (memory, input, caller) => memory.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "memory.judgments.query",
@@ -28,7 +29,8 @@ export const memoryOperations = [
     input: QueryJudgmentsInput,
     output: QueryJudgmentsResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Memory.query(caller.apiKey, input)
+    service: Memory,
+    handler: (memory, input, caller) => memory.query(caller.apiKey, input)
   }),
   defineOperation({
     name: "memory.suggest",
@@ -38,6 +40,7 @@ export const memoryOperations = [
     input: SuggestInput,
     output: SuggestResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Memory.suggest(caller.apiKey, input)
+    service: Memory,
+    handler: (memory, input, caller) => memory.suggest(caller.apiKey, input)
   })
 ] as const

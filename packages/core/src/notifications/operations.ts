@@ -16,7 +16,8 @@ export const notificationOperations = [
     input: GetNotificationConfigInput,
     output: NotificationConfigsResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => NotificationPreferences.get(caller.apiKey, input)
+    service: NotificationPreferences,
+    handler: (notificationPreferences, input, caller) => notificationPreferences.get(caller.apiKey, input)
   }),
   defineOperation({
     name: "notifications.config.set",
@@ -26,6 +27,7 @@ export const notificationOperations = [
     input: SetNotificationConfigInput,
     output: NotificationConfigSetResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => NotificationPreferences.set(caller.apiKey, input)
+    service: NotificationPreferences,
+    handler: (notificationPreferences, input, caller) => notificationPreferences.set(caller.apiKey, input)
   })
 ] as const

@@ -16,7 +16,8 @@ export const organizationOperations = [
     summary: "Disable or re-enable organizations: a disabled organization refuses reads and writes of its data.",
     input: DisableStateInput,
     output: BatchWithIdResult,
-    handler: (input, caller) => Organizations.updateDisabledState(caller.apiKey, input)
+    service: Organizations,
+    handler: (organizations, input, caller) => organizations.updateDisabledState(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.add",
@@ -25,7 +26,8 @@ export const organizationOperations = [
     summary: "Add organizations, or update the name and metadata of existing ones.",
     input: AddOrganizationsInput,
     output: BatchWithIdResult,
-    handler: (input, caller) => Organizations.add(caller.apiKey, input)
+    service: Organizations,
+    handler: (organizations, input, caller) => organizations.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.get",
@@ -35,6 +37,7 @@ export const organizationOperations = [
     input: GetOrganizationsInput,
     output: OrganizationsPage,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => Organizations.get(caller.apiKey, input)
+    service: Organizations,
+    handler: (organizations, input, caller) => organizations.get(caller.apiKey, input)
   })
 ] as const

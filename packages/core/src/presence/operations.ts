@@ -11,7 +11,8 @@ export const presenceOperations = [
     input: PresenceWriteInput,
     output: PresenceResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Presence.add(caller.apiKey, input)
+    service: Presence,
+    handler: (presence, input, caller) => presence.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "presence.update",
@@ -21,7 +22,8 @@ export const presenceOperations = [
     input: PresenceWriteInput,
     output: PresenceResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Presence.update(caller.apiKey, input)
+    service: Presence,
+    handler: (presence, input, caller) => presence.update(caller.apiKey, input)
   }),
   defineOperation({
     name: "presence.delete",
@@ -31,6 +33,7 @@ export const presenceOperations = [
     input: PresenceDeleteInput,
     output: PresenceResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Presence.delete(caller.apiKey, input)
+    service: Presence,
+    handler: (presence, input, caller) => presence.delete(caller.apiKey, input)
   })
 ] as const

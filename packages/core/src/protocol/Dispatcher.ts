@@ -135,11 +135,12 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   for (const operation of operations) {
     const decode = makeDecoder(operation.input)
     const organizationOf = operation.organization
+    const service = Context.unsafeGet(runtime.context, operation.service)
     const run = (data: unknown, caller: any) => {
       const decoded = decode(data)
       if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
       const organizationId = organizationOf?.(decoded.right)
-      const handled = operation.handler(decoded.right, caller)
+      const handled = operation.handler(service, decoded.right, caller)
       return organizationId === undefined || caller.mode !== "apiKey" || access.knownEnabled(caller.apiKey, organizationId)
         ? handled
         : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)

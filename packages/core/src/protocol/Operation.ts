@@ -1,3 +1,4 @@
+import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { ApiError } from "./ApiError.js"
@@ -29,6 +30,9 @@ export type CallerOf<A extends AuthMode> = A extends "apiKey" ? ApiKeyCaller
 /**
  * One row of the operation table. Routing, decoding, the envelope, the OpenAPI
  * document and the reference table are all derived from these rows.
+ *
+ * `R` is what running the operation needs: its service. The dispatcher looks the
+ * service up once, when it is built, and hands it to `handler` on every request.
  */
 export interface Operation<
   A extends AuthMode = AuthMode,
@@ -56,18 +60,21 @@ export interface Operation<
    * refuses the call with PERMISSION_DENIED while that organization is disabled.
    */
   readonly organization?: (input: I) => string | undefined
-  readonly handler: (input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>, R>
+  /** The service that carries the operation out. */
+  readonly service: Context.Tag<R, any>
+  readonly handler: (service: any, input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>>
 }
 
-/** Declares an operation; the type parameters check the handler against the schemas and the error list. */
+/** Declares an operation; the type parameters check the handler against its service, the schemas and the error list. */
 export const defineOperation = <
   const A extends AuthMode,
   I,
   IE,
   O,
   OE,
-  const E extends ErrorStatus = never,
-  R = never
+  Id,
+  S,
+  const E extends ErrorStatus = never
 >(operation: {
   readonly name: string
   readonly paths: ReadonlyArray<string>
@@ -78,8 +85,9 @@ export const defineOperation = <
   readonly errors?: ReadonlyArray<E>
   readonly successStatus?: number
   readonly organization?: (input: I) => string | undefined
-  readonly handler: (input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>, R>
-}): Operation<A, I, O, E, R> => ({ errors: [], ...operation }) as Operation<A, I, O, E, R>
+  readonly service: Context.Tag<Id, S>
+  readonly handler: (service: S, input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>>
+}): Operation<A, I, O, E, Id> => ({ errors: [], ...operation }) as Operation<A, I, O, E, Id>
 
 /** The services every operation of a table needs. */
 export type OperationRequirements<T extends ReadonlyArray<Operation>> = T[number] extends Operation<any, any, any, any, infer R> ? R : never

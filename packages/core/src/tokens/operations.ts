@@ -10,6 +10,7 @@ export const tokenOperations = [
     summary: "Issue a user access token (ES256 JWT, 48 hours) carrying the user and per-resource permissions.",
     input: GenerateTokenInput,
     output: GenerateTokenResult,
-    handler: (input, caller) => Tokens.generate(caller.apiKey, input)
+    service: Tokens,
+    handler: (tokens, input, caller) => tokens.generate(caller.apiKey, input)
   })
 ] as const

@@ -29,7 +29,8 @@ export const userOperations = [
     output: UsersProcessedResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Users.add(caller.apiKey, input)
+    service: Users,
+    handler: (users, input, caller) => users.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "users.get",
@@ -40,7 +41,8 @@ export const userOperations = [
     output: UsersPage,
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Users.get(caller.apiKey, input)
+    service: Users,
+    handler: (users, input, caller) => users.get(caller.apiKey, input)
   }),
   defineOperation({
     name: "users.update.v1",
@@ -50,7 +52,8 @@ export const userOperations = [
     input: UpdateUsersV1Input,
     output: UsersProcessedResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Users.update(caller.apiKey, input)
+    service: Users,
+    handler: (users, input, caller) => users.update(caller.apiKey, input)
   }),
   defineOperation({
     name: "users.update",
@@ -60,7 +63,8 @@ export const userOperations = [
     input: UpdateUsersV2Input,
     output: UsersProcessedResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Users.update(caller.apiKey, input)
+    service: Users,
+    handler: (users, input, caller) => users.update(caller.apiKey, input)
   }),
   defineOperation({
     name: "users.delete",
@@ -70,7 +74,8 @@ export const userOperations = [
     input: DeleteUsersInput,
     output: UsersDeletedResult,
     organization: (input) => input.organizationId,
-    handler: (input, caller) => Users.delete(caller.apiKey, input)
+    service: Users,
+    handler: (users, input, caller) => users.delete(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.usergroups.add",
@@ -81,7 +86,8 @@ export const userOperations = [
     output: UserGroupsAddedResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => UserGroups.add(caller.apiKey, input)
+    service: UserGroups,
+    handler: (userGroups, input, caller) => userGroups.add(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.usergroups.users.add",
@@ -92,7 +98,8 @@ export const userOperations = [
     output: GroupUsersResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => UserGroups.addUsers(caller.apiKey, input)
+    service: UserGroups,
+    handler: (userGroups, input, caller) => userGroups.addUsers(caller.apiKey, input)
   }),
   defineOperation({
     name: "organizations.usergroups.users.delete",
@@ -103,6 +110,7 @@ export const userOperations = [
     output: GroupUsersResult,
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
-    handler: (input, caller) => UserGroups.deleteUsers(caller.apiKey, input)
+    service: UserGroups,
+    handler: (userGroups, input, caller) => userGroups.deleteUsers(caller.apiKey, input)
   })
 ] as const

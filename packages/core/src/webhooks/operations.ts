@@ -21,7 +21,8 @@ export const webhookOperations = [
     summary: "Read the advanced-webhook settings (all off before the first configuration).",
     input: GetWebhookConfigInput,
     output: WebhookConfigResult,
-    handler: (_, caller) => WebhookConfigs.get(caller.apiKey)
+    service: WebhookConfigs,
+    handler: (webhookConfigs, _, caller) => webhookConfigs.get(caller.apiKey)
   }),
   defineOperation({
     name: "workspace.advancedwebhookconfig.update",
@@ -31,7 +32,8 @@ export const webhookOperations = [
     input: UpdateWebhookConfigInput,
     output: WebhookConfigResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
-    handler: (input, caller) => WebhookConfigs.update(caller.apiKey, input)
+    service: WebhookConfigs,
+    handler: (webhookConfigs, input, caller) => webhookConfigs.update(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.create",
@@ -41,7 +43,8 @@ export const webhookOperations = [
     input: CreateEndpointInput,
     output: EndpointResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "ALREADY_EXISTS"],
-    handler: (input, caller) => WebhookEndpoints.create(caller.apiKey, input)
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.create(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.get",
@@ -51,7 +54,8 @@ export const webhookOperations = [
     input: ListEndpointsInput,
     output: EndpointsPage,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
-    handler: (input, caller) => WebhookEndpoints.list(caller.apiKey, input)
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.list(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.update",
@@ -61,7 +65,8 @@ export const webhookOperations = [
     input: UpdateEndpointInput,
     output: EndpointResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
-    handler: (input, caller) => WebhookEndpoints.update(caller.apiKey, input)
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.update(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.delete",
@@ -71,7 +76,8 @@ export const webhookOperations = [
     input: EndpointIdInput,
     output: EndpointDeletedResult,
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
-    handler: (input, caller) => WebhookEndpoints.delete(caller.apiKey, input.endpointId)
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.delete(caller.apiKey, input.endpointId)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.secret.get",
@@ -81,6 +87,7 @@ export const webhookOperations = [
     input: EndpointIdInput,
     output: EndpointSecretResult,
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
-    handler: (input, caller) => WebhookEndpoints.getSecret(caller.apiKey, input.endpointId)
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.getSecret(caller.apiKey, input.endpointId)
   })
 ] as const

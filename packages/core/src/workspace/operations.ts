@@ -24,7 +24,8 @@ export const workspaceOperations = [
     input: CreateWorkspaceInput,
     output: WorkspaceResult,
     errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS", "RESOURCE_EXHAUSTED"],
-    handler: (input, caller) => Workspaces.create(input, caller.ip)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.create(input, caller.ip)
   }),
   defineOperation({
     name: "workspace.get",
@@ -34,7 +35,8 @@ export const workspaceOperations = [
     input: Empty,
     output: WorkspaceResult,
     errors: ["NOT_FOUND"],
-    handler: (_, caller) => Workspaces.get(caller.workspaceId)
+    service: Workspaces,
+    handler: (workspaces, _, caller) => workspaces.get(caller.workspaceId)
   }),
   defineOperation({
     name: "workspace.apikey.create",
@@ -43,7 +45,8 @@ export const workspaceOperations = [
     summary: "Create an API key (with an auth token unless createAuthToken is false).",
     input: CreateApiKeyInput,
     output: CreateApiKeyResult,
-    handler: (input, caller) => Workspaces.createApiKey(caller.workspaceId, input)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.createApiKey(caller.workspaceId, input)
   }),
   defineOperation({
     name: "workspace.apikeys.get",
@@ -53,7 +56,8 @@ export const workspaceOperations = [
     input: ListApiKeysInput,
     output: ListApiKeysResult,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => Workspaces.listApiKeys(caller.workspaceId, input)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.listApiKeys(caller.workspaceId, input)
   }),
   defineOperation({
     name: "workspace.apikey.update",
@@ -63,7 +67,8 @@ export const workspaceOperations = [
     input: UpdateApiKeyInput,
     output: NullResult,
     errors: ["NOT_FOUND"],
-    handler: (input, caller) => Workspaces.updateApiKey(caller.workspaceId, input)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.updateApiKey(caller.workspaceId, input)
   }),
   defineOperation({
     name: "workspace.authtokens.get",
@@ -73,7 +78,8 @@ export const workspaceOperations = [
     input: ApiKeyInput,
     output: AuthTokensResult,
     errors: ["NOT_FOUND"],
-    handler: (input, caller) => Workspaces.getAuthTokens(caller.workspaceId, input.apiKey)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.getAuthTokens(caller.workspaceId, input.apiKey)
   }),
   defineOperation({
     name: "workspace.authtoken.reset",
@@ -83,6 +89,7 @@ export const workspaceOperations = [
     input: ApiKeyInput,
     output: ResetAuthTokenResult,
     errors: ["NOT_FOUND"],
-    handler: (input, caller) => Workspaces.resetAuthToken(caller.workspaceId, input.apiKey)
+    service: Workspaces,
+    handler: (workspaces, input, caller) => workspaces.resetAuthToken(caller.workspaceId, input.apiKey)
   })
 ] as const

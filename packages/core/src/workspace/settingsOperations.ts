@@ -23,7 +23,8 @@ export const workspaceSettingsOperations = [
     input: DomainsInput,
     output: AddDomainsResult,
     errors: ["INTERNAL"],
-    handler: (input, caller) => WorkspaceSettings.addDomains(caller.apiKey, input)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) => workspaceSettings.addDomains(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.domains.get",
@@ -32,7 +33,8 @@ export const workspaceSettingsOperations = [
     summary: "List the allowed domains.",
     input: Empty,
     output: GetDomainsResult,
-    handler: (_, caller) => WorkspaceSettings.getDomains(caller.apiKey)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) => workspaceSettings.getDomains(caller.apiKey)
   }),
   defineOperation({
     name: "workspace.domains.delete",
@@ -42,7 +44,8 @@ export const workspaceSettingsOperations = [
     input: DomainsInput,
     output: DeleteDomainsResult,
     errors: ["INTERNAL"],
-    handler: (input, caller) => WorkspaceSettings.deleteDomains(caller.apiKey, input)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) => workspaceSettings.deleteDomains(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.permissionproviderconfig.get",
@@ -51,7 +54,8 @@ export const workspaceSettingsOperations = [
     summary: "Read the permission provider settings (the auth token masked).",
     input: Empty,
     output: PermissionProviderResult,
-    handler: (_, caller) => WorkspaceSettings.getPermissionProviderConfig(caller.apiKey)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) => workspaceSettings.getPermissionProviderConfig(caller.apiKey)
   }),
   defineOperation({
     name: "workspace.permissionproviderconfig.update",
@@ -61,7 +65,8 @@ export const workspaceSettingsOperations = [
     input: UpdatePermissionProviderInput,
     output: PermissionProviderResult,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => WorkspaceSettings.updatePermissionProviderConfig(caller.apiKey, input)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) => workspaceSettings.updatePermissionProviderConfig(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.notificationconfig.get",
@@ -70,7 +75,8 @@ export const workspaceSettingsOperations = [
     summary: "Read the notification service settings.",
     input: Empty,
     output: NotificationServiceResult,
-    handler: (_, caller) => WorkspaceSettings.getNotificationConfig(caller.apiKey)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) => workspaceSettings.getNotificationConfig(caller.apiKey)
   }),
   defineOperation({
     name: "workspace.notificationconfig.update",
@@ -80,7 +86,8 @@ export const workspaceSettingsOperations = [
     input: UpdateNotificationServiceInput,
     output: NotificationServiceResult,
     errors: ["INVALID_ARGUMENT"],
-    handler: (input, caller) => WorkspaceSettings.updateNotificationConfig(caller.apiKey, input)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) => workspaceSettings.updateNotificationConfig(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.email.sendloginlink",
@@ -90,6 +97,7 @@ export const workspaceSettingsOperations = [
     input: SendLoginLinkInput,
     output: LoginLinkResult,
     errors: ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"],
-    handler: (input, caller) => WorkspaceSettings.sendLoginLink(input, caller.ip)
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) => workspaceSettings.sendLoginLink(input, caller.ip)
   })
 ] as const
