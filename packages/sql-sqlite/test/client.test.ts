@@ -3,9 +3,12 @@
  * transaction: a read beside an open transaction waits for it and never sees
  * its uncommitted writes. Both clients behave the same.
  */
+import { mapRows } from "@atrium/core/sql"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -63,6 +66,25 @@ for (const client of ["lean", "effect"] as const) {
         const insert = sql`INSERT INTO n (i) VALUES (1)`
         yield* Effect.repeatN(insert, 2)
         expect(yield* sql<{ c: number }>`SELECT count(*) AS c FROM n`).toEqual([{ c: 3 }])
+      }).pipe(Effect.provide(withDatabase(client))))
+
+    it.live("mapRows: the rows mapped, in or out of a transaction; a failure is a defect; it runs each time it is run", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE n (i INTEGER)`
+        const count = sql<{ c: number }>`SELECT count(*) AS c FROM n`.pipe(mapRows((rows) => Number(rows[0].c)))
+        const insert = sql`INSERT INTO n (i) VALUES (1) RETURNING i`.pipe(mapRows((rows) => rows.length))
+        expect(yield* insert).toBe(1)
+        expect(yield* Effect.repeatN(insert, 1)).toBe(1) // run twice more
+        expect(yield* count).toBe(3)
+        expect(yield* sql.withTransaction(Effect.zipRight(insert, count))).toBe(4)
+        const failed = yield* Effect.exit(sql`SELECT * FROM no_such_table`.pipe(mapRows(() => "never")))
+        expect(Exit.isFailure(failed) && Cause.isDie(failed.cause)).toBe(true)
+        expect(Exit.isFailure(failed) && (Cause.squash(failed.cause) as { _tag?: string })._tag).toBe("SqlError")
+        const thrown = yield* Effect.exit(count.pipe(Effect.zipRight(sql`SELECT 1`.pipe(mapRows(() => {
+          throw new Error("mapping failed")
+        })))))
+        expect(Exit.isFailure(thrown) && Cause.isDie(thrown.cause)).toBe(true)
       }).pipe(Effect.provide(withDatabase(client))))
   })
 }

@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { success } from "../protocol/Envelope.js"
+import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -53,16 +53,15 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             ...(input.activityIds && { ids: normalized(input.activityIds) })
           }
           const scope = { apiKey, operation: "activities.get", filters: { organizationId: input.organizationId, order, ...filters } }
-          const page = yield* pageTokens.page({
+          return yield* pageTokens.page({
             scope,
             token: input.pageToken,
             limit,
             read: (after: ActivityCursor | undefined, limit) =>
               repo.page(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) }),
-            cursorOf: (activity): ActivityCursor => ({ timestamp: activity.timestamp, id: activity.id })
+            cursorOf: (activity): ActivityCursor => ({ timestamp: activity.timestamp, id: activity.id }),
+            present: (page) => successPage("Activity(s) retrieved successfully.", page.items, page.next, "pageToken")
           })
-          const result = success("Activity(s) retrieved successfully.", page.items)
-          return page.next === undefined ? result : { ...result, pageToken: page.next }
         }),
 
       /**

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, toJson } from "../sql/Rows.js"
 import { ActivitiesRepo } from "./ActivitiesRepo.js"
 import type { Activity } from "./ActivitySchemas.js"
@@ -34,10 +35,10 @@ export const SqlActivitiesRepo = Layer.effect(
         } ON CONFLICT (api_key, organization_id, id) DO UPDATE SET document_id = excluded.document_id,
           target_entity_id = excluded.target_entity_id, feature_type = excluded.feature_type,
           action_type = excluded.action_type, user_id = excluded.user_id, occurred_at = excluded.occurred_at,
-          record = excluded.record`.pipe(Effect.asVoid, Effect.orDie),
+          record = excluded.record`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT record FROM activities WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`
-          .pipe(Effect.map((rows) => rows[0] === undefined ? undefined : toActivity(rows[0])), Effect.orDie),
+          .pipe(mapRows((rows) => rows[0] === undefined ? undefined : toActivity(rows[0]))),
       page: (apiKey, organizationId, filters, { after, limit, order }) => {
         const direction = sql.literal(order === "asc" ? "ASC" : "DESC")
         const beyond = sql.literal(order === "asc" ? ">" : "<")
@@ -61,8 +62,7 @@ export const SqlActivitiesRepo = Layer.effect(
               : [])
           ])
         } ORDER BY occurred_at ${direction}, id ${direction} ${limitRows(sql, limit)}`.pipe(
-          Effect.map((rows) => rows.map(toActivity)),
-          Effect.orDie
+          mapRows((rows) => rows.map(toActivity))
         )
       }
     }

@@ -67,15 +67,15 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
             ...(input.status !== undefined && { status: input.status })
           }
           const scope = { apiKey, operation: "agents.execution.list", filters: { ...filters, order }, tokenName: "cursor" }
-          const page = yield* pageTokens.page({
+          return yield* pageTokens.page({
             scope,
             token: input.cursor,
             limit,
             read: (after: ExecutionPosition | undefined, limit) =>
               repo.list(apiKey, filters, { order, limit, ...(after !== undefined && { after }) }),
-            cursorOf: (row): ExecutionPosition => ({ startedAt: row.startedAt, id: row.id })
+            cursorOf: (row): ExecutionPosition => ({ startedAt: row.startedAt, id: row.id }),
+            present: (page) => ({ items: page.items.map(toExecution), nextCursor: page.next ?? null, hasMore: page.next !== undefined })
           })
-          return { items: page.items.map(toExecution), nextCursor: page.next ?? null, hasMore: page.next !== undefined }
         })
     }
   })

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AgentExecutionRow, AgentExecutionsRepo } from "./AgentExecutionsRepo.js"
 
@@ -45,7 +46,7 @@ export const SqlAgentExecutionsRepo = Layer.effect(
           agent_version = excluded.agent_version, status = excluded.status, message = excluded.message,
           started_at = excluded.started_at, completed_at = excluded.completed_at, triggered_by = excluded.triggered_by,
           organization_id = excluded.organization_id, document_id = excluded.document_id`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(ignoreRows),
       list: (apiKey, filters, { after, limit, order }) => {
         // A row-value comparison (SQLite and PostgreSQL both seek the (…, started_at, id) indexes with it).
         const afterClause = after === undefined
@@ -63,7 +64,7 @@ export const SqlAgentExecutionsRepo = Layer.effect(
             ...(filters.status !== undefined ? [sql`status = ${filters.status}`] : []),
             ...afterClause
           ])
-        } ${orderBy} ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
+        } ${orderBy} ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toRow)))
       }
     }
   })

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
+import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -115,24 +115,22 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
 
       /** Spec documents/get: filters combine; keyset pages ordered by document id. */
       get: (apiKey: string, input: typeof GetDocumentsInput.Type) =>
-        // Combinators rather than a generator: the hottest read (docs/benchmarks.md).
-        Effect.map(
-          pageTokens.page({
-            scope: { apiKey, operation: "documents.get", filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null] },
-            token: input.pageToken,
-            limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
-            read: (after: string | undefined, limit) =>
-              repo.list(apiKey, input.organizationId, { ids: input.documentIds, folderId: input.folderId, after, limit }),
-            cursorOf: (row) => row.id
-          }),
-          (page) => {
-            const result = success(
+        // No generator: the hottest read (docs/benchmarks.md).
+        pageTokens.page({
+          scope: { apiKey, operation: "documents.get", filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null] },
+          token: input.pageToken,
+          limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
+          read: (after: string | undefined, limit) =>
+            repo.list(apiKey, input.organizationId, { ids: input.documentIds, folderId: input.folderId, after, limit }),
+          cursorOf: (row) => row.id,
+          present: (page) =>
+            successPage(
               "Document(s) retrieved successfully.",
-              page.items.map((row) => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id }))
+              page.items.map((row) => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id })),
+              page.next,
+              "pageToken"
             )
-            return page.next === undefined ? result : { ...result, pageToken: page.next }
-          }
-        )
+        })
     }
   })
 }) {}

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type DocumentRow, DocumentsRepo, type DocumentSummary } from "./DocumentsRepo.js"
 
@@ -42,16 +43,15 @@ export const SqlDocumentsRepo = Layer.effect(
             created_at: d.createdAt,
             updated_at: d.updatedAt
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       update: (d) =>
         sql`UPDATE documents SET name = ${d.name}, folder_id = ${d.folderId}, access_type = ${d.accessType},
           disabled = ${flag(d.disabled)}, metadata = ${toJson(d.metadata)}, updated_at = ${d.updatedAt}
           WHERE api_key = ${d.apiKey} AND organization_id = ${d.organizationId} AND id = ${d.id}`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       // One template with optional conditions: documents/get's hot path builds few statement objects.
       list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
@@ -59,10 +59,10 @@ export const SqlDocumentsRepo = Layer.effect(
           ids ? sql` AND ${sql.in("id", ids)}` : nothing // no ids: 1=0
         }${folderId !== undefined ? sql` AND folder_id = ${folderId}` : nothing}${after !== undefined ? sql` AND id > ${after}` : nothing} ORDER BY id ${
           limitRows(sql, limit)
-        }`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),
+        }`.pipe(mapRows((rows) => rows.map(toSummary))),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
-          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+          .pipe(mapRows((rows) => rows.length > 0))
     }
   })
 )

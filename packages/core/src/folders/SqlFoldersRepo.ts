@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
@@ -39,16 +40,14 @@ export const SqlFoldersRepo = Layer.effect(
             created_at: f.createdAt,
             last_updated: f.lastUpdated
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       listByOrganization: (apiKey, organizationId) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} ORDER BY id`.pipe(
-          Effect.map((rows) => rows.map(toRow)),
-          Effect.orDie
+          mapRows((rows) => rows.map(toRow))
         ),
       listChildren: (apiKey, organizationId, parentIds) =>
         Effect.forEach(

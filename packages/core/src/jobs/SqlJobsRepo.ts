@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
 import { type JobRow, JobsRepo } from "./JobsRepo.js"
 
@@ -47,9 +48,9 @@ export const SqlJobsRepo = Layer.effect(
             created_at: job.createdAt,
             updated_at: job.updatedAt
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       find: (apiKey, id) =>
-        sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(Effect.map(first), Effect.orDie),
+        sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(mapRows(first)),
       // One statement. On PostgreSQL the subquery locks the row it picks and skips rows other
       // runners have locked (a claim in flight, or a task committing), so racing runners take
       // different jobs instead of queueing on one. The outer condition re-checks the row, which
@@ -57,21 +58,21 @@ export const SqlJobsRepo = Layer.effect(
       claim: (owner, now, leaseMillis) =>
         sql`UPDATE jobs SET status = 'in_progress', lease_owner = ${owner}, lease_until = ${now + leaseMillis}, updated_at = ${now}
           WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1 ${skipLocked}) AND ${due(now)}
-          RETURNING *`.pipe(Effect.map(first), Effect.orDie),
+          RETURNING *`.pipe(mapRows(first)),
       completeTask: (job, owner, now, leaseUntil) => {
         const last = job.tasksDone + 1 >= job.tasksTotal
         return sql`UPDATE jobs SET tasks_done = ${job.tasksDone + 1}, last_task_completed_at = ${now},
             status = ${last ? "completed" : "in_progress"}, lease_owner = ${last ? null : owner},
             lease_until = ${last ? null : leaseUntil}, updated_at = ${now}
           WHERE id = ${job.id} AND status = 'in_progress' AND lease_owner = ${owner} AND tasks_done = ${job.tasksDone}
-          RETURNING *`.pipe(Effect.map(first), Effect.orDie)
+          RETURNING *`.pipe(mapRows(first))
       },
       fail: (id, owner, error, now) =>
         sql`UPDATE jobs SET status = 'failed', error = ${error}, lease_owner = NULL, lease_until = NULL, updated_at = ${now}
-          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie),
+          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(ignoreRows),
       release: (id, owner, now) =>
         sql`UPDATE jobs SET lease_owner = NULL, lease_until = NULL, updated_at = ${now}
-          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(Effect.asVoid, Effect.orDie)
+          WHERE id = ${id} AND status = 'in_progress' AND lease_owner = ${owner}`.pipe(ignoreRows)
     }
   })
 )

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
 
@@ -55,14 +56,13 @@ export const SqlJudgmentsRepo = Layer.effect(
           document_id = excluded.document_id, content = excluded.content, reasoning = excluded.reasoning,
           decision = excluded.decision, judge_type = excluded.judge_type, reviewer_id = excluded.reviewer_id,
           content_type = excluded.content_type, confidence = excluded.confidence, created_at = excluded.created_at`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(ignoreRows),
       latest: (apiKey, filters, limit) =>
         sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
-          .pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+          .pipe(mapRows((rows) => rows.map(toRow))),
       count: (apiKey, filters) =>
         sql`SELECT COUNT(*) AS n FROM judgments WHERE ${where(apiKey, filters)}`.pipe(
-          Effect.map((rows) => num(rows[0]!.n)),
-          Effect.orDie
+          mapRows((rows) => num(rows[0]!.n))
         )
     }
   })

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num, strOrNull } from "../sql/Rows.js"
 import type { Channel } from "./NotificationPreferenceSchemas.js"
 import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./NotificationPreferencesRepo.js"
@@ -32,7 +33,7 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
             sql`user_id = ${userId}`,
             sql.in("document_id", [ORGANIZATION_LEVEL, ...documentIds])
           ])
-        }`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+        }`.pipe(mapRows((rows) => rows.map(toRow))),
       put: (r) =>
         sql`INSERT INTO notification_preferences ${
           sql.insert({
@@ -46,7 +47,7 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
             updated_at: r.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, user_id, document_id) DO UPDATE SET inbox = excluded.inbox,
-          email = excluded.email, slack = excluded.slack, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie)
+          email = excluded.email, slack = excluded.slack, updated_at = excluded.updated_at`.pipe(ignoreRows)
     }
   })
 )

@@ -2,7 +2,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
-import { success } from "../protocol/Envelope.js"
+import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Transactions } from "../ports/Transactions.js"
 import type {
@@ -73,16 +73,15 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
         Effect.gen(function*() {
           const limit = input.pageSize ?? DEFAULT_PAGE_SIZE
-          const page = yield* pageTokens.page({
+          return yield* pageTokens.page({
             scope: { apiKey, operation: "organizations.get", filters: { ids: input.organizationIds ?? null } },
             token: input.pageToken,
             limit,
             read: (after: string | undefined, limit) =>
               repo.list(apiKey, { ...(input.organizationIds && { ids: input.organizationIds }), ...(after !== undefined && { after }), limit }),
-            cursorOf: (row) => row.id
+            cursorOf: (row) => row.id,
+            present: (page) => successPage("Organization(s) retrieved successfully.", page.items.map(toOrganization), page.next, "nextPageToken")
           })
-          const result = success("Organization(s) retrieved successfully.", page.items.map(toOrganization))
-          return page.next === undefined ? result : { ...result, nextPageToken: page.next }
         })
     }
   })

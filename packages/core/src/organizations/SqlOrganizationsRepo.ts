@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
 import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
@@ -32,24 +33,22 @@ export const SqlOrganizationsRepo = Layer.effect(
             updated_at: o.updatedAt
           })
         } ON CONFLICT (api_key, id) DO UPDATE SET name = excluded.name, metadata = excluded.metadata, updated_at = excluded.updated_at`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(ignoreRows),
       ensure: (apiKey, id, now) =>
         sql`INSERT INTO organizations ${
           sql.insert({ api_key: apiKey, id, name: "", disabled: 0, metadata: "{}", created_at: now, updated_at: now })
-        } ON CONFLICT (api_key, id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+        } ON CONFLICT (api_key, id) DO NOTHING`.pipe(ignoreRows),
       find: (apiKey, id) =>
         sql`SELECT * FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       isDisabled: (apiKey, id) =>
         sql`SELECT disabled FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : bool(rows[0].disabled)),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : bool(rows[0].disabled))
         ),
       setDisabled: (apiKey, id, disabled, now) =>
         sql`UPDATE organizations SET disabled = ${flag(disabled)}, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`
-          .pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+          .pipe(mapRows((rows) => rows.length > 0)),
       list: (apiKey, { after, ids, limit }) =>
         sql`SELECT * FROM organizations WHERE ${
           sql.and([
@@ -57,11 +56,10 @@ export const SqlOrganizationsRepo = Layer.effect(
             ...(ids ? [sql.in("id", ids)] : []),
             ...(after !== undefined ? [sql`id > ${after}`] : [])
           ])
-        } ORDER BY id ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+        } ORDER BY id ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toRow))),
       delete: (apiKey, id) =>
         sql`DELETE FROM organizations WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          mapRows((rows) => rows.length > 0)
         )
     }
   })

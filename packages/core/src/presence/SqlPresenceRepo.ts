@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num, strOrNull } from "../sql/Rows.js"
 import { PresenceRepo, type PresenceRow } from "./PresenceRepo.js"
 
@@ -23,8 +24,7 @@ export const SqlPresenceRepo = Layer.effect(
       find: (apiKey, organizationId, documentId, userId) =>
         sql`SELECT * FROM presence WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND document_id = ${documentId} AND user_id = ${userId}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       put: (p) =>
         sql`INSERT INTO presence ${
@@ -39,7 +39,7 @@ export const SqlPresenceRepo = Layer.effect(
             updated_at: p.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, document_id, user_id) DO UPDATE SET name = excluded.name,
-          email = excluded.email, status = excluded.status, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+          email = excluded.email, status = excluded.status, updated_at = excluded.updated_at`.pipe(ignoreRows),
       delete: (apiKey, organizationId, documentId, userIds) =>
         sql`DELETE FROM presence WHERE ${
           sql.and([
@@ -48,10 +48,10 @@ export const SqlPresenceRepo = Layer.effect(
             sql`document_id = ${documentId}`,
             sql.in("user_id", userIds)
           ])
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       list: (apiKey, organizationId, documentId) =>
         sql`SELECT * FROM presence WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND document_id = ${documentId} ORDER BY user_id`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
+          AND document_id = ${documentId} ORDER BY user_id`.pipe(mapRows((rows) => rows.map(toRow)))
     }
   })
 )

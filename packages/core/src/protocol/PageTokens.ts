@@ -17,9 +17,10 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
   readonly decode: (scope: PageScope, token: string) => Effect.Effect<unknown, ApiError<"INVALID_ARGUMENT">>
   /**
    * One keyset page: the position `token` carries (none: the first page), `limit + 1` rows read
-   * after it to learn whether more exist, and the token of the next page (undefined on the last).
+   * after it to learn whether more exist, and the token of the next page (undefined on the last),
+   * handed to `present` for the operation's answer.
    */
-  readonly page: <Row, Cursor, E = never>(options: PageOptions<Row, Cursor, E>) => Effect.Effect<Page<Row>, E | ApiError<"INVALID_ARGUMENT">>
+  readonly page: <Row, Cursor, Out, E = never>(options: PageOptions<Row, Cursor, Out, E>) => Effect.Effect<Out, E | ApiError<"INVALID_ARGUMENT">>
 }>() {
   static readonly layer = Layer.effect(
     PageTokens,
@@ -40,16 +41,17 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
       return {
         encode,
         decode,
-        // Combinators rather than a generator: every list operation runs this (docs/benchmarks.md).
-        page: <Row, Cursor, E>({ cursorOf, limit, read, scope, token }: PageOptions<Row, Cursor, E>) => {
+        // Combinators rather than a generator, and the answer made in the same step as the page:
+        // every list operation runs this (docs/benchmarks.md).
+        page: <Row, Cursor, Out, E>({ cursorOf, limit, present, read, scope, token }: PageOptions<Row, Cursor, Out, E>) => {
           const rows = token === undefined
             ? read(undefined, limit + 1)
             : Effect.flatMap(decode(scope, token), (after) => read(after as Cursor, limit + 1))
-          return Effect.flatMap(rows, (rows): Effect.Effect<Page<Row>> => {
+          return Effect.flatMap(rows, (rows): Effect.Effect<Out> => {
             const { hasMore, items } = pageOf(rows, limit)
             return hasMore
-              ? Effect.map(encode(scope, cursorOf(items[items.length - 1]!)), (next) => ({ items, next }))
-              : Effect.succeed({ items, next: undefined })
+              ? Effect.map(encode(scope, cursorOf(items[items.length - 1]!)), (next) => present({ items, next }))
+              : Effect.succeed(present({ items, next: undefined }))
           })
         }
       }
@@ -57,12 +59,14 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
   )
 }
 
-export interface PageOptions<Row, Cursor, E> {
+export interface PageOptions<Row, Cursor, Out, E> {
   readonly scope: PageScope
   readonly token: string | undefined
   readonly limit: number
   readonly read: (after: Cursor | undefined, limit: number) => Effect.Effect<ReadonlyArray<Row>, E>
   readonly cursorOf: (row: Row) => Cursor
+  /** The operation's answer for one page. */
+  readonly present: (page: Page<Row>) => Out
 }
 
 export interface Page<Row> {

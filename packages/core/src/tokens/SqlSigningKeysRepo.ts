@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
 import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
 
@@ -30,12 +31,11 @@ export const SqlSigningKeysRepo = Layer.effect(
             created_at: k.createdAt,
             active: flag(k.active)
           })
-        } ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+        } ON CONFLICT DO NOTHING`.pipe(ignoreRows),
       active: sql`SELECT * FROM signing_keys WHERE active = 1`.pipe(
-        Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-        Effect.orDie
+        mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
       ),
-      list: sql`SELECT * FROM signing_keys ORDER BY created_at, kid`.pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie)
+      list: sql`SELECT * FROM signing_keys ORDER BY created_at, kid`.pipe(mapRows((rows) => rows.map(toRow)))
     }
   })
 )

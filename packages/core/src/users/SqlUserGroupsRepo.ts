@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num } from "../sql/Rows.js"
 import { type UserGroupRow, UserGroupsRepo } from "./UserGroupsRepo.js"
 
@@ -20,7 +21,7 @@ export const SqlUserGroupsRepo = Layer.effect(
     return {
       findGroup: (apiKey, organizationId, groupId) =>
         sql`SELECT * FROM user_groups WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND group_id = ${groupId}`
-          .pipe(Effect.map((rows) => rows[0] === undefined ? undefined : toGroup(rows[0])), Effect.orDie),
+          .pipe(mapRows((rows) => rows[0] === undefined ? undefined : toGroup(rows[0]))),
       putGroup: (g) =>
         sql`INSERT INTO user_groups ${
           sql.insert({
@@ -32,26 +33,24 @@ export const SqlUserGroupsRepo = Layer.effect(
             updated_at: g.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, group_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(ignoreRows),
       addMember: (apiKey, organizationId, groupId, userId, now) =>
         sql`INSERT INTO user_group_members ${
           sql.insert({ api_key: apiKey, organization_id: organizationId, group_id: groupId, user_id: userId, created_at: now })
-        } ON CONFLICT (api_key, organization_id, group_id, user_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+        } ON CONFLICT (api_key, organization_id, group_id, user_id) DO NOTHING`.pipe(ignoreRows),
       removeMember: (apiKey, organizationId, groupId, userId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND group_id = ${groupId} AND user_id = ${userId} RETURNING user_id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          mapRows((rows) => rows.length > 0)
         ),
       removeAllMembers: (apiKey, organizationId, groupId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND group_id = ${groupId} RETURNING user_id`.pipe(
-          Effect.map((rows) => rows.map((r: any) => String(r.user_id)).sort()),
-          Effect.orDie
+          mapRows((rows) => rows.map((r: any) => String(r.user_id)).sort())
         ),
       removeFromOrganizationGroups: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND user_id = ${userId} RETURNING user_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+          AND user_id = ${userId} RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0))
     }
   })
 )

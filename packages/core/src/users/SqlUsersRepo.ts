@@ -3,6 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
 
@@ -54,8 +55,7 @@ export const SqlUsersRepo = Layer.effect(
     return {
       findUser: (apiKey, userId) =>
         sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id = ${userId}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toUser(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toUser(rows[0]))
         ),
       putUser: (u) =>
         sql`INSERT INTO users ${
@@ -73,12 +73,11 @@ export const SqlUsersRepo = Layer.effect(
           })
         } ON CONFLICT (api_key, user_id) DO UPDATE SET name = excluded.name, email = excluded.email,
           photo_url = excluded.photo_url, user_initial = excluded.user_initial, metadata = excluded.metadata,
-          updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+          updated_at = excluded.updated_at`.pipe(ignoreRows),
       findMembership: (apiKey, organizationId, level, scopeId, userId) =>
         sql`SELECT * FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toMembership(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toMembership(rows[0]))
         ),
       putMembership: (m) =>
         sql`INSERT INTO user_memberships ${
@@ -93,16 +92,15 @@ export const SqlUsersRepo = Layer.effect(
             updated_at: m.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, level, scope_id, user_id)
-          DO UPDATE SET access_role = excluded.access_role, updated_at = excluded.updated_at`.pipe(Effect.asVoid, Effect.orDie),
+          DO UPDATE SET access_role = excluded.access_role, updated_at = excluded.updated_at`.pipe(ignoreRows),
       deleteMembership: (apiKey, organizationId, level, scopeId, userId) =>
         sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId} RETURNING user_id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          mapRows((rows) => rows.length > 0)
         ),
       deleteOrganizationMemberships: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND user_id = ${userId} RETURNING user_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+          AND user_id = ${userId} RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0)),
       list: (apiKey, organizationId, filter, options) =>
         sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id IN (SELECT m.user_id FROM user_memberships m WHERE ${
           sql.and([
@@ -111,7 +109,7 @@ export const SqlUsersRepo = Layer.effect(
             ...(filter.scopeId !== undefined ? [sql`m.scope_id = ${filter.scopeId}`] : []),
             ...(options.after !== undefined ? [sql`m.user_id > ${options.after}`] : [])
           ])
-        }) ORDER BY user_id ${limitRows(sql, options.limit)}`.pipe(Effect.map((rows) => rows.map(toUser)), Effect.orDie),
+        }) ORDER BY user_id ${limitRows(sql, options.limit)}`.pipe(mapRows((rows) => rows.map(toUser))),
       listByDocument: (apiKey, organizationId, options) => {
         const { after } = options
         return sql`SELECT m.scope_id AS document_id, u.* FROM user_memberships m
@@ -124,8 +122,7 @@ export const SqlUsersRepo = Layer.effect(
               : [])
           ])
         } ORDER BY m.scope_id, m.user_id ${limitRows(sql, options.limit)}`.pipe(
-          Effect.map((rows) => rows.map((r: any) => ({ documentId: r.document_id, user: toUser(r) }))),
-          Effect.orDie
+          mapRows((rows) => rows.map((r: any) => ({ documentId: r.document_id, user: toUser(r) })))
         )
       }
     }

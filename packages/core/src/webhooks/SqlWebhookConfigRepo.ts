@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, num } from "../sql/Rows.js"
 import { WebhookConfigRepo, type WebhookConfigRow } from "./WebhookConfigRepo.js"
 
@@ -22,8 +23,7 @@ export const SqlWebhookConfigRepo = Layer.effect(
     return {
       find: (apiKey) =>
         sql`SELECT * FROM advanced_webhook_configs WHERE api_key = ${apiKey}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       upsert: (c) =>
         sql`INSERT INTO advanced_webhook_configs ${
@@ -40,7 +40,7 @@ export const SqlWebhookConfigRepo = Layer.effect(
         } ON CONFLICT (api_key) DO UPDATE SET is_enabled = excluded.is_enabled, encrypt_data = excluded.encrypt_data,
           encode_data = excluded.encode_data, public_key = excluded.public_key,
           enable_data_protection = excluded.enable_data_protection, updated_at = excluded.updated_at`
-          .pipe(Effect.asVoid, Effect.orDie)
+          .pipe(ignoreRows)
     }
   })
 )

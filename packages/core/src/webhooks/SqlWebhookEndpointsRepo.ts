@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
 import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 
@@ -47,11 +48,10 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       insert: (e, secret) =>
         sql`INSERT INTO webhook_endpoints ${
           sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret, created_at: e.createdAt, ...editable(e) })
-        } ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+        } ON CONFLICT DO NOTHING RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       find: (apiKey, id) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toRow(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
         ),
       list: (apiKey, { after, before, limit }) =>
         (before !== undefined
@@ -65,20 +65,18 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
                 ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
                 : [])
             ])
-          } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(Effect.map((rows) => rows.map(toRow)), Effect.orDie),
+          } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(mapRows((rows) => rows.map(toRow))),
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
           sql.update(editable(e))
-        } WHERE api_key = ${e.apiKey} AND id = ${e.id}`.pipe(Effect.asVoid, Effect.orDie),
+        } WHERE api_key = ${e.apiKey} AND id = ${e.id}`.pipe(ignoreRows),
       delete: (apiKey, id) =>
         sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          mapRows((rows) => rows.length > 0)
         ),
       findSecret: (apiKey, id) =>
         sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : String(rows[0].secret)),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : String(rows[0].secret))
         )
     }
   })

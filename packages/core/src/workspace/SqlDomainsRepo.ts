@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { mapRows } from "../sql/MapRows.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 
 /** RETURNING lists only the rows really inserted or deleted, in no promised order: keep the caller's. */
@@ -16,17 +17,16 @@ export const SqlDomainsRepo = Layer.effect(
     return {
       list: (apiKey) =>
         sql`SELECT domain FROM allowed_domains WHERE api_key = ${apiKey} ORDER BY created_at, domain`.pipe(
-          Effect.map((rows) => rows.map((row) => String(row.domain))),
-          Effect.orDie
+          mapRows((rows) => rows.map((row) => String(row.domain)))
         ),
       add: (apiKey, domains, now) =>
         domains.length === 0 ? Effect.succeed([]) : sql`INSERT INTO allowed_domains ${
           sql.insert(domains.map((domain) => ({ api_key: apiKey, domain, created_at: now })))
-        } ON CONFLICT (api_key, domain) DO NOTHING RETURNING domain`.pipe(Effect.map(inGivenOrder(domains)), Effect.orDie),
+        } ON CONFLICT (api_key, domain) DO NOTHING RETURNING domain`.pipe(mapRows(inGivenOrder(domains))),
       remove: (apiKey, domains) =>
         domains.length === 0 ? Effect.succeed([]) : sql`DELETE FROM allowed_domains WHERE ${
           sql.and([sql`api_key = ${apiKey}`, sql.in("domain", domains)])
-        } RETURNING domain`.pipe(Effect.map(inGivenOrder(domains)), Effect.orDie)
+        } RETURNING domain`.pipe(mapRows(inGivenOrder(domains)))
     }
   })
 )

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows } from "../sql/MapRows.js"
 import { LoginLinksRepo } from "./LoginLinksRepo.js"
 
 export const SqlLoginLinksRepo = Layer.effect(
@@ -11,8 +12,8 @@ export const SqlLoginLinksRepo = Layer.effect(
       insert: (row) =>
         sql`INSERT INTO login_links ${
           sql.insert({ token_hash: row.tokenHash, email: row.email, created_at: row.createdAt, expires_at: row.expiresAt })
-        }`.pipe(Effect.asVoid, Effect.orDie),
-      deleteExpired: (now) => sql`DELETE FROM login_links WHERE expires_at <= ${now}`.pipe(Effect.asVoid, Effect.orDie)
+        }`.pipe(ignoreRows),
+      deleteExpired: (now) => sql`DELETE FROM login_links WHERE expires_at <= ${now}`.pipe(ignoreRows)
     }
   })
 )

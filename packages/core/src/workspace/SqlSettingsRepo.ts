@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, toJson } from "../sql/Rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 
@@ -11,12 +12,11 @@ export const SqlSettingsRepo = Layer.effect(
     return {
       get: (apiKey, name) =>
         sql`SELECT value FROM workspace_settings WHERE api_key = ${apiKey} AND name = ${name}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : fromJson<unknown>(rows[0].value, undefined)),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : fromJson<unknown>(rows[0].value, undefined))
         ),
       put: (apiKey, name, value) =>
         sql`INSERT INTO workspace_settings ${sql.insert({ api_key: apiKey, name, value: toJson(value) })}
-          ON CONFLICT (api_key, name) DO UPDATE SET value = excluded.value`.pipe(Effect.asVoid, Effect.orDie)
+          ON CONFLICT (api_key, name) DO UPDATE SET value = excluded.value`.pipe(ignoreRows)
     }
   })
 )

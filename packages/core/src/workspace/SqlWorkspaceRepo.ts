@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
+import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type ApiKeyRow, type AuthTokenRow, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
 
@@ -51,25 +52,22 @@ export const SqlWorkspaceRepo = Layer.effect(
             auth_token_hash: w.authTokenHash,
             created_at: w.createdAt
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       findWorkspace: (id) =>
         sql`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toWorkspace(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toWorkspace(rows[0]))
         ),
       countWorkspacesOwnedBy: (email) =>
         sql`SELECT COUNT(*) AS n FROM workspaces WHERE owner_email = ${email}`.pipe(
-          Effect.map((rows) => num(rows[0]!.n)),
-          Effect.orDie
+          mapRows((rows) => num(rows[0]!.n))
         ),
       insertApiKey: (k) =>
         sql`INSERT INTO api_keys ${
           sql.insert({ api_key: k.apiKey, workspace_id: k.workspaceId, name: k.name, type: k.type, created_at: k.createdAt })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       findApiKey: (apiKey) =>
         sql`SELECT * FROM api_keys WHERE api_key = ${apiKey}`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toApiKey(rows[0])),
-          Effect.orDie
+          mapRows((rows) => rows[0] === undefined ? undefined : toApiKey(rows[0]))
         ),
       listApiKeys: (workspaceId, { after, apiKeys, limit }) =>
         sql`SELECT * FROM api_keys WHERE ${
@@ -78,11 +76,10 @@ export const SqlWorkspaceRepo = Layer.effect(
             ...(apiKeys ? [sql.in("api_key", apiKeys)] : []),
             ...(after !== undefined ? [sql`api_key > ${after}`] : [])
           ])
-        } ORDER BY api_key ${limitRows(sql, limit)}`.pipe(Effect.map((rows) => rows.map(toApiKey)), Effect.orDie),
+        } ORDER BY api_key ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toApiKey))),
       renameApiKey: (workspaceId, apiKey, name) =>
         sql`UPDATE api_keys SET name = ${name} WHERE workspace_id = ${workspaceId} AND api_key = ${apiKey} RETURNING api_key`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          mapRows((rows) => rows.length > 0)
         ),
       insertAuthToken: (t) =>
         sql`INSERT INTO auth_tokens ${
@@ -95,23 +92,21 @@ export const SqlWorkspaceRepo = Layer.effect(
             domains: toJson(t.domains),
             created_at: t.createdAt
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(ignoreRows),
       listAuthTokens: (apiKey) =>
         sql`SELECT * FROM auth_tokens WHERE api_key = ${apiKey} ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(toAuthToken)),
-          Effect.orDie
+          mapRows((rows) => rows.map(toAuthToken))
         ),
-      deleteAuthTokens: (apiKey) => sql`DELETE FROM auth_tokens WHERE api_key = ${apiKey}`.pipe(Effect.asVoid, Effect.orDie),
+      deleteAuthTokens: (apiKey) => sql`DELETE FROM auth_tokens WHERE api_key = ${apiKey}`.pipe(ignoreRows),
       credentials: (apiKey) =>
         sql`SELECT k.workspace_id, t.token_hash FROM api_keys k LEFT JOIN auth_tokens t ON t.api_key = k.api_key WHERE k.api_key = ${apiKey}`
           .pipe(
-            Effect.map((rows) =>
+            mapRows((rows) =>
               rows.length === 0 ? undefined : {
                 workspaceId: rows[0]!.workspace_id as string,
                 tokenHashes: rows.flatMap((r) => r.token_hash === null ? [] : [r.token_hash as string])
               }
-            ),
-            Effect.orDie
+            )
           )
     }
   })

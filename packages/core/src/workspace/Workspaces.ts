@@ -4,7 +4,7 @@ import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret, secretHint } from "../crypto/Secrets.js"
 import { Access } from "../protocol/Access.js"
 import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
+import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Ids } from "../ports/Ids.js"
@@ -139,16 +139,15 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
       listApiKeys: (workspaceId: string, input: typeof ListApiKeysInput.Type) =>
         Effect.gen(function*() {
           const limit = input.pageSize ?? 100
-          const page = yield* pageTokens.page({
+          return yield* pageTokens.page({
             scope: { apiKey: workspaceId, operation: "workspace.apikeys.get", filters: input.apiKeys ?? null },
             token: input.pageToken,
             limit,
             read: (after: string | undefined, limit) =>
               repo.listApiKeys(workspaceId, { ...(input.apiKeys && { apiKeys: input.apiKeys }), ...(after !== undefined && { after }), limit }),
-            cursorOf: (key) => key.apiKey
+            cursorOf: (key) => key.apiKey,
+            present: (page) => successPage("API keys retrieved successfully.", page.items.map(apiKeyEntry), page.next, "nextPageToken")
           })
-          const result = success("API keys retrieved successfully.", page.items.map(apiKeyEntry))
-          return page.next === undefined ? result : { ...result, nextPageToken: page.next }
         }),
 
       updateApiKey: (workspaceId: string, input: typeof UpdateApiKeyInput.Type) =>
