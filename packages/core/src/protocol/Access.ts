@@ -9,25 +9,37 @@ import { type ApiError, permissionDenied } from "./ApiError.js"
 import type { ApiKeyCaller, WorkspaceCaller } from "./Operation.js"
 
 /**
- * A small time-bounded cache. Hot requests would otherwise read the same
- * credentials and organization flags from storage on every call; writes made
- * through this process drop their entries at once, other servers see them
- * within `cacheTtlMillis` (docs/decisions.md).
+ * A small time-bounded cache of what one API key owns (its tokens, its organizations), keyed by
+ * the API key, then by the token or organization id: a lookup hashes the two strings it is given
+ * instead of a string made from them, and forgetting a key is one delete. Hot requests would
+ * otherwise read the same credentials and organization flags from storage on every call; writes
+ * made through this process drop their entries at once, other servers see them within
+ * `cacheTtlMillis` (docs/decisions.md).
  */
 const ttlCache = <V>(maxEntries = 10_000) => {
-  const entries = new Map<string, { readonly value: V; readonly until: number }>()
+  const byApiKey = new Map<string, Map<string, { readonly value: V; readonly until: number }>>()
+  let size = 0
   return {
-    get: (key: string, now: number): V | undefined => {
-      const entry = entries.get(key)
+    get: (apiKey: string, key: string, now: number): V | undefined => {
+      const entry = byApiKey.get(apiKey)?.get(key)
       return entry !== undefined && entry.until > now ? entry.value : undefined
     },
-    set: (key: string, value: V, until: number) => {
-      if (entries.size >= maxEntries) entries.clear()
+    set: (apiKey: string, key: string, value: V, until: number) => {
+      if (size >= maxEntries) {
+        byApiKey.clear()
+        size = 0
+      }
+      let entries = byApiKey.get(apiKey)
+      if (entries === undefined) byApiKey.set(apiKey, entries = new Map())
+      if (!entries.has(key)) size++
       entries.set(key, { value, until })
     },
-    delete: (key: string) => void entries.delete(key),
-    deleteWhere: (matches: (key: string) => boolean) => {
-      for (const key of entries.keys()) if (matches(key)) entries.delete(key)
+    delete: (apiKey: string, key: string) => {
+      if (byApiKey.get(apiKey)?.delete(key) === true) size--
+    },
+    deleteApiKey: (apiKey: string) => {
+      size -= byApiKey.get(apiKey)?.size ?? 0
+      byApiKey.delete(apiKey)
     }
   }
 }
@@ -71,9 +83,8 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
       // the cached checks run on every request and must cost next to nothing.
       const clock = yield* Effect.clock
       const now = () => clock.unsafeCurrentTimeMillis()
-      const verified = ttlCache<string>() // entryKey(apiKey, token) -> workspaceId
-      const disabled = ttlCache<boolean>() // entryKey(apiKey, organizationId) -> disabled
-      const entryKey = (apiKey: string, second: string) => `${apiKey}\n${second}`
+      const verified = ttlCache<string>() // (apiKey, token) -> workspaceId
+      const disabled = ttlCache<boolean>() // (apiKey, organizationId) -> disabled
 
       const apiKeyDenied = permissionDenied(INVALID_API_KEY)
       const workspaceDenied = permissionDenied(INVALID_WORKSPACE_CREDENTIALS)
@@ -81,7 +92,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
 
       const knownApiKeyCaller = (apiKey: string | undefined, authToken: string | undefined, ip: string): ApiKeyCaller | undefined => {
         if (!apiKey || !authToken) return undefined
-        const workspaceId = verified.get(entryKey(apiKey, authToken), now())
+        const workspaceId = verified.get(apiKey, authToken, now())
         return workspaceId === undefined ? undefined : { mode: "apiKey", apiKey, workspaceId, ip }
       }
 
@@ -96,7 +107,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               if (credentials === undefined || !credentials.tokenHashes.some((hash) => secretMatches(authToken, hash))) {
                 return Effect.fail(apiKeyDenied)
               }
-              verified.set(entryKey(apiKey, authToken), credentials.workspaceId, now() + cacheTtlMillis)
+              verified.set(apiKey, authToken, credentials.workspaceId, now() + cacheTtlMillis)
               return Effect.succeed<ApiKeyCaller>({ mode: "apiKey", apiKey, workspaceId: credentials.workspaceId, ip })
             })
           }),
@@ -107,19 +118,18 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               ? Effect.succeed<WorkspaceCaller>({ mode: "workspace", workspaceId, ip })
               : Effect.fail(workspaceDenied))
         },
-        knownEnabled: (apiKey, organizationId) => disabled.get(entryKey(apiKey, organizationId), now()) === false,
+        knownEnabled: (apiKey, organizationId) => disabled.get(apiKey, organizationId, now()) === false,
         ensureOrganizationEnabled: (apiKey, organizationId) =>
           Effect.suspend(() => {
-            const cacheKey = entryKey(apiKey, organizationId)
-            const cached = disabled.get(cacheKey, now())
+            const cached = disabled.get(apiKey, organizationId, now())
             if (cached !== undefined) return cached ? Effect.fail(disabledError(organizationId)) : Effect.void
             return Effect.flatMap(organizations.isDisabled(apiKey, organizationId), (state) => {
-              disabled.set(cacheKey, state === true, now() + cacheTtlMillis)
+              disabled.set(apiKey, organizationId, state === true, now() + cacheTtlMillis)
               return state === true ? Effect.fail(disabledError(organizationId)) : Effect.void
             })
           }),
-        forgetApiKey: (apiKey) => verified.deleteWhere((key) => key.startsWith(entryKey(apiKey, ""))),
-        forgetOrganization: (apiKey, organizationId) => disabled.delete(entryKey(apiKey, organizationId))
+        forgetApiKey: (apiKey) => verified.deleteApiKey(apiKey),
+        forgetOrganization: (apiKey, organizationId) => disabled.delete(apiKey, organizationId)
       }
     })
   )

@@ -50,7 +50,10 @@ const isJsonContentType = (value: string | undefined) =>
 
 const byteLength = (body: string | Uint8Array) => typeof body === "string" ? Buffer.byteLength(body) : body.byteLength
 
-const toText = (body: string | Uint8Array) => typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
+const toText = (body: string | Uint8Array) =>
+  typeof body === "string" ? body
+  : Buffer.isBuffer(body) ? body.toString("utf8") // what node adapters hand over: no view to make
+  : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
 
 const containsNul = (value: unknown): boolean => {
   if (typeof value === "string") return value.includes("\u0000")
