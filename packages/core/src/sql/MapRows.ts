@@ -9,7 +9,7 @@ import * as Exit from "effect/Exit"
  * defect (logged, answered INTERNAL). Equal to `Effect.orDie(Effect.map(statement, f))`;
  * when the statement runs at once (a direct statement on SQLite answers with an
  * `Exit`), the result is computed in that same step, where the two combinators
- * would have cost the fiber five more (docs/benchmarks.md).
+ * would have cost the fiber several more steps (docs/benchmarks.md).
  */
 class MappedRows<A> extends Effectable.Class<A> {
   constructor(
