@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest"
+import { forEachBackend } from "../support/backends.js"
+
+forEachBackend("organizations", (ctx) => {
+  describe("add + get", () => {
+    it("pages through organizations with nextPageToken, in id order, the token only while more exist", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const organizations = ["o-3", "o-1", "o-5", "o-2", "o-4"].map((id) => ({ organizationId: id, organizationName: `Org ${id}` }))
+      const added = await client.post("/v2/organizations/add", { organizations }, creds.headers)
+      expect(added.status).toBe(200)
+
+      const pages: Array<Array<string>> = []
+      let nextPageToken: string | undefined
+      do {
+        const page = await client.post("/v2/organizations/get", { pageSize: 2, ...(nextPageToken && { pageToken: nextPageToken }) }, creds.headers)
+        expect(page.status).toBe(200)
+        expect(page.body.result.message).toBe("Organization(s) retrieved successfully.")
+        pages.push(page.body.result.data.map((o: { id: string }) => o.id))
+        nextPageToken = page.body.result.nextPageToken
+        expect("pageToken" in page.body.result).toBe(false)
+      } while (nextPageToken)
+      expect(pages).toEqual([["o-1", "o-2"], ["o-3", "o-4"], ["o-5"]])
+
+      const exact = await client.post("/v2/organizations/get", { pageSize: 5 }, creds.headers)
+      expect(exact.body.result.data).toHaveLength(5)
+      expect("nextPageToken" in exact.body.result).toBe(false)
+    })
+
+    it("filters by organizationIds and answers each organization's name and state", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await client.post("/v2/organizations/add", { organizations: [{ organizationId: "a", organizationName: "A" }, { organizationId: "b" }] }, creds.headers)
+      await client.post("/v1/organizations/access/disablestate/update", { organizationIds: ["b"], disabled: true }, creds.headers)
+      const got = await client.post("/v2/organizations/get", { organizationIds: ["b", "a", "missing"] }, creds.headers)
+      expect(got.body.result.data).toEqual([
+        { id: "a", organizationName: "A", disabled: false },
+        { id: "b", organizationName: "", disabled: true }
+      ])
+    })
+
+    it("never lists another API key's organizations, and refuses a page token made for another query", async () => {
+      const { client, workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      await client.post("/v2/organizations/add", { organizations: [{ organizationId: "x" }, { organizationId: "y" }] }, a.headers)
+      expect((await client.post("/v2/organizations/get", {}, b.headers)).body.result.data).toEqual([])
+      const first = await client.post("/v2/organizations/get", { pageSize: 1 }, a.headers)
+      const token = first.body.result.nextPageToken
+      expect(typeof token).toBe("string")
+      const foreign = await client.post("/v2/organizations/get", { pageSize: 1, pageToken: token }, b.headers)
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.error.status).toBe("INVALID_ARGUMENT")
+      const filtered = await client.post("/v2/organizations/get", { organizationIds: ["x", "y"], pageToken: token }, a.headers)
+      expect(filtered.body.error.message).toContain("pageToken")
+    })
+  })
+})
