@@ -159,7 +159,11 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* loginLinks.insert({ tokenHash: hashSecret(token), email: input.email, createdAt: now, expiresAt: now + LOGIN_LINK_TTL_MILLIS })
             const link = new URL(input.continueUrl)
             link.searchParams.set(LOGIN_TOKEN_PARAMETER, token)
-            yield* mailer.send(signInMail(input.email, link.toString()))
+            // A mail that cannot go out is logged, not answered: an error only an owner's email
+            // could cause would tell owners from everyone else.
+            yield* mailer.send(signInMail(input.email, link.toString())).pipe(
+              Effect.catchAllCause((cause) => Effect.logError("Login link mail could not be sent.", cause))
+            )
           }
           return success("Login link sent successfully", null)
         })

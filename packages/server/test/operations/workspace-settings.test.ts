@@ -1,7 +1,8 @@
-import type { AtriumHandler } from "@atrium/core"
+import { type AtriumHandler, Mailer } from "@atrium/core"
 import { CapturedMail } from "@atrium/core/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import { describe, expect, it } from "vitest"
@@ -563,3 +564,19 @@ forEachBackend("workspace/email/send-login-link", (ctx) => {
     }
   }
 })
+
+// A mailer that cannot send (SMTP down): its failure must not tell an owner's email from any other.
+const brokenMailer = Layer.succeed(Mailer, { send: () => Effect.die(new Error("SMTP is down")) })
+
+forEachBackend("workspace/email/send-login-link with a mailer that fails", (ctx) => {
+  it("answers an owner exactly as it answers anyone else, and keeps serving", async () => {
+    const { client, workspace } = ctx()
+    const owner = freshEmail()
+    await workspace(owner)
+    for (const email of [owner, freshEmail(), owner]) {
+      const answer = await client.post("/v2/workspace/email/send-login-link", { email, continueUrl: "https://console.example.com/" })
+      expect(answer.status, email).toBe(200)
+      expect(answer.body, email).toEqual(SENT)
+    }
+  })
+}, { mailer: brokenMailer, options: { consoleDomain: "console.example.com" } })
