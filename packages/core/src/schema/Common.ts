@@ -54,3 +54,14 @@ export const EpochMillis = Schema.Number.pipe(
   Schema.int({ message: () => "must be an integer (milliseconds since the epoch)" }),
   Schema.nonNegative({ message: () => "must not be negative" })
 )
+
+/**
+ * An absolute http(s) URL as a person writes one: the scheme with its `//`, a host, and no
+ * whitespace around or inside it (which `new URL` would quietly drop or encode). The one rule
+ * for every URL Atrium calls out to: webhook endpoints and the permission provider.
+ */
+export const isHttpUrl = (value: string): boolean => {
+  if (!/^https?:\/\//i.test(value) || /\s/.test(value) || !URL.canParse(value)) return false
+  return new URL(value).hostname !== ""
+}
+

@@ -4,6 +4,7 @@ import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.j
 import { success } from "../protocol/Envelope.js"
 import { pageOf, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
+import { isHttpUrl } from "../schema/Common.js"
 import { Transactions } from "../ports/Transactions.js"
 import { requireEnabled } from "./Enablement.js"
 import { newSigningSecret } from "./SigningSecret.js"
@@ -24,12 +25,6 @@ const DEFAULT_LIMIT = 50
 /** A list cursor: a position and the direction to read from it. */
 interface Cursor extends EndpointPosition {
   readonly before: boolean
-}
-
-/** An absolute http(s) URL, sent without surrounding or embedded whitespace. */
-const isHttpUrl = (value: string): boolean => {
-  if (!/^https?:\/\//i.test(value) || /\s/.test(value) || !URL.canParse(value)) return false
-  return new URL(value).hostname !== ""
 }
 
 const requireHttpUrl = (url: string) =>

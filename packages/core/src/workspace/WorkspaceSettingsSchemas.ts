@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { Email, IntRange, isHttpUrl, NonEmptyText, optional, Text } from "../schema/Common.js"
 import { normalizeDomain } from "./Domains.js"
 
 // ---- Allowed domains --------------------------------------------------------------------------
@@ -37,11 +37,7 @@ export const PermissionProviderSettings = Schema.Struct({
 
 /** "" (not configured) or an http(s) URL (facts §1.3). */
 const ProviderUrl = Text(2000).pipe(
-  Schema.filter((value) => {
-    if (value === "") return true
-    const protocol = URL.canParse(value) ? new URL(value).protocol : undefined
-    return protocol === "http:" || protocol === "https:" || "Please enter a valid URL"
-  })
+  Schema.filter((value) => value === "" || isHttpUrl(value) || "Please enter a valid URL")
 )
 
 export const UpdatePermissionProviderInput = Schema.Struct({

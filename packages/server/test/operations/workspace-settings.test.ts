@@ -268,7 +268,8 @@ forEachBackend("workspace settings", (ctx) => {
 
     it("refuses an invalid URL, accepts an empty one", async () => {
       const creds = await ctx().workspace()
-      for (const permissionProviderUrl of ["not a url", "ftp://example.com/x", "example.com"]) {
+      // One rule with webhook endpoint URLs: the scheme with its //, a host, no whitespace.
+      for (const permissionProviderUrl of ["not a url", "ftp://example.com/x", "example.com", "http:example.com", " https://x.example.com", "https://x.example.com/a b", "https://"]) {
         const bad = await post(UPDATE, { permissionProviderConfig: { permissionProviderUrl } }, creds.headers)
         expect(bad.status, permissionProviderUrl).toBe(400)
         expect(bad.body.error.status).toBe("INVALID_ARGUMENT")
