@@ -48,3 +48,4 @@ export type { AdvancedWebhookEndpoint } from "./webhooks/WebhookEndpointSchemas.
 export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 export { Workspaces } from "./workspace/Workspaces.js"
 export { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
+export { compareText } from "./TextOrder.js"

@@ -1,12 +1,13 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
 import type { Activity } from "./ActivitySchemas.js"
 
 /** Ascending (timestamp, id) comparison, the order of the SQL indexes. */
 const compare = (a: ActivityCursor, b: ActivityCursor) =>
-  a.timestamp !== b.timestamp ? a.timestamp - b.timestamp : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+  a.timestamp !== b.timestamp ? a.timestamp - b.timestamp : compareText(a.id, b.id)
 
 const matches = (activity: Activity, filters: ActivityFilters) =>
   (filters.documentId === undefined || activity.metadata.documentId === filters.documentId) &&

@@ -1,11 +1,12 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "./AgentExecutionsRepo.js"
 
 /** Ascending (startedAt, id) comparison: the keyset order. */
 const compare = (a: ExecutionPosition, b: ExecutionPosition) =>
-  a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  a.startedAt - b.startedAt || compareText(a.id, b.id)
 
 export const MemoryAgentExecutionsRepo = Layer.effect(
   AgentExecutionsRepo,

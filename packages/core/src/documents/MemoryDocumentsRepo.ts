@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type DocumentRow, DocumentsRepo, summaryOf } from "./DocumentsRepo.js"
 
 export const MemoryDocumentsRepo = Layer.effect(
@@ -20,9 +21,9 @@ export const MemoryDocumentsRepo = Layer.effect(
           table.values()
             .filter((d) =>
               d.apiKey === apiKey && d.organizationId === organizationId && (ids === undefined || ids.includes(d.id)) &&
-              (folderId === undefined || d.folderId === folderId) && (after === undefined || d.id > after)
+              (folderId === undefined || d.folderId === folderId) && (after === undefined || compareText(d.id, after) > 0)
             )
-            .sort((a, b) => a.id < b.id ? -1 : 1)
+            .sort((a, b) => compareText(a.id, b.id))
             .slice(0, limit)
             .map(summaryOf)
         ),

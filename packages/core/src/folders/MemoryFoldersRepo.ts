@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
 export const MemoryFoldersRepo = Layer.effect(
@@ -8,7 +9,7 @@ export const MemoryFoldersRepo = Layer.effect(
   Effect.gen(function*() {
     const table = (yield* MemoryDb).table<FolderRow>("folders")
     const key = (apiKey: string, organizationId: string, id: string) => `${apiKey}\n${organizationId}\n${id}`
-    const byId = (a: FolderRow, b: FolderRow) => a.id < b.id ? -1 : 1
+    const byId = (a: FolderRow, b: FolderRow) => compareText(a.id, b.id)
     return {
       insert: (f) => Effect.sync(() => table.set(key(f.apiKey, f.organizationId, f.id), f)),
       find: (apiKey, organizationId, id) => Effect.sync(() => table.get(key(apiKey, organizationId, id))),

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { compareText } from "../TextOrder.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
 /** Parent ids per query: stays far below every driver's bound-parameter limit. */
@@ -57,7 +58,7 @@ export const SqlFoldersRepo = Layer.effect(
               sql.and([sql`api_key = ${apiKey}`, sql`organization_id = ${organizationId}`, sql.in("parent_folder_id", parents)])
             }`
         ).pipe(
-          Effect.map((batches) => batches.flat().map(toRow).sort((a, b) => a.id < b.id ? -1 : 1)),
+          Effect.map((batches) => batches.flat().map(toRow).sort((a, b) => compareText(a.id, b.id))),
           Effect.orDie
         )
     }

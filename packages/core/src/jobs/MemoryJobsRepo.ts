@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type JobRow, JobsRepo } from "./JobsRepo.js"
 
 /** Pending, or in progress with no live lease. */
@@ -27,7 +28,7 @@ export const MemoryJobsRepo = Layer.effect(
         Effect.sync(() => {
           const next = table.values()
             .filter((job) => isDue(job, now))
-            .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))[0]
+            .sort((a, b) => a.createdAt - b.createdAt || compareText(a.id, b.id))[0]
           if (next === undefined) return undefined
           const claimed: JobRow = { ...next, status: "in_progress", leaseOwner: owner, leaseUntil: now + leaseMillis, updatedAt: now }
           table.set(claimed.id, claimed)

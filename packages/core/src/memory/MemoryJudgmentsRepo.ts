@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
 
 const matches = (apiKey: string, filters: JudgmentFilters) => (j: JudgmentRow) =>
@@ -23,7 +24,7 @@ export const MemoryJudgmentsRepo = Layer.effect(
         Effect.sync(() =>
           table.values()
             .filter(matches(apiKey, filters))
-            .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+            .sort((a, b) => b.createdAt - a.createdAt || compareText(b.id, a.id))
             .slice(0, limit)
         ),
       count: (apiKey, filters) => Effect.sync(() => table.values().filter(matches(apiKey, filters)).length)

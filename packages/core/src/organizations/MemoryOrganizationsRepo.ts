@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
 export const MemoryOrganizationsRepo = Layer.effect(
@@ -35,8 +36,8 @@ export const MemoryOrganizationsRepo = Layer.effect(
       list: (apiKey, { after, ids, limit }) =>
         Effect.sync(() =>
           table.values()
-            .filter((o) => o.apiKey === apiKey && (ids === undefined || ids.includes(o.id)) && (after === undefined || o.id > after))
-            .sort((a, b) => a.id < b.id ? -1 : 1)
+            .filter((o) => o.apiKey === apiKey && (ids === undefined || ids.includes(o.id)) && (after === undefined || compareText(o.id, after) > 0))
+            .sort((a, b) => compareText(a.id, b.id))
             .slice(0, limit)
         ),
       delete: (apiKey, id) => Effect.sync(() => table.delete(key(apiKey, id)))

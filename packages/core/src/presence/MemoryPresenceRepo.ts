@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { PresenceRepo, type PresenceRow } from "./PresenceRepo.js"
 
 export const MemoryPresenceRepo = Layer.effect(
@@ -20,7 +21,7 @@ export const MemoryPresenceRepo = Layer.effect(
         Effect.sync(() =>
           table.values()
             .filter((p) => p.apiKey === apiKey && p.organizationId === organizationId && p.documentId === documentId)
-            .sort((a, b) => a.userId < b.userId ? -1 : 1)
+            .sort((a, b) => compareText(a.userId, b.userId))
         )
     }
   })

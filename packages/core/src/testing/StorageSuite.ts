@@ -34,6 +34,7 @@ import { DomainsRepo } from "../workspace/DomainsRepo.js"
 import { LoginLinksRepo } from "../workspace/LoginLinksRepo.js"
 import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { WorkspaceRepo } from "../workspace/WorkspaceRepo.js"
+import { compareText } from "../TextOrder.js"
 
 /** A moment past 2^31 ms, as every real timestamp is: integer columns must hold it and give it back as a number. */
 const T0 = 1_900_000_000_000
@@ -43,19 +44,20 @@ let counter = 0
 const unique = (label: string) => `${label}-${++counter}-${Math.random().toString(36).slice(2, 8)}`
 
 /**
- * Ids in one order under every storage: ASCII of both cases, punctuation, and non-ASCII
- * letters and emoji. (JavaScript compares UTF-16 units and the SQL storages compare
- * bytes; the two agree on these, not on characters from U+E000 to U+FFFF against emoji.)
+ * Ids in one order under every storage: ASCII of both cases, punctuation, non-ASCII letters,
+ * emoji, and characters from U+E000 to U+FFFF, which JavaScript's `<` puts after emoji and the
+ * SQL storages (comparing bytes) before them: every storage keeps `compareText`'s order.
  */
 const MIXED_IDS = [
   "A", "B", "Z", "_x", "a", "b", "z", "a-1", "a_1", "a.1", "a 1", "a1", "a10", "a2", "aa",
-  "é", "ß", "Ω", "中文", "日本", "😀", "😀😀", "%", "'quote", "\"dq", "\\bs", "~tilde"
+  "é", "ß", "Ω", "中文", "日本", "😀", "😀😀", "%", "'quote", "\"dq", "\\bs", "~tilde",
+  "\ue000", "ﬀ", "\ufffd", "a\ufffd", "a😀"
 ]
 
 /** 256 characters (the longest id a caller may send, DECISIONS.md "Data"), with multi-byte ones. */
 const LONG_IDS = ["a".repeat(256), "é".repeat(256), "😀".repeat(128), "中".repeat(255) + "z"]
 
-const ascending = (ids: ReadonlyArray<string>) => [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+const ascending = (ids: ReadonlyArray<string>) => [...ids].sort(compareText)
 
 const organization = (apiKey: string, id: string, fields: Partial<OrganizationRow> = {}): OrganizationRow => ({
   apiKey,
@@ -353,7 +355,7 @@ const pagination = (it: It, expect: Expect) => {
       const apiKey = unique("key")
       const written = MIXED_IDS.map((id, i) => activity(apiKey, "org", id, T0 + (i % 4) * 1000))
       for (const a of written) yield* activities.put(a)
-      const byTime = (a: Activity, b: Activity) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+      const byTime = (a: Activity, b: Activity) => a.timestamp - b.timestamp || compareText(a.id, b.id)
       const cursor = (a: Activity) => ({ timestamp: a.timestamp, id: a.id })
       const asc = yield* allPages((after?: ActivityCursor) => activities.page(apiKey, "org", {}, { order: "asc", limit: 4, ...(after && { after }) }), cursor, 4)
       expect(asc).toEqual([...written].sort(byTime))

@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
 
 export const MemorySigningKeysRepo = Layer.effect(
@@ -14,7 +15,7 @@ export const MemorySigningKeysRepo = Layer.effect(
           if (active() === undefined && table.get(row.kid) === undefined) table.set(row.kid, row)
         }),
       active: Effect.sync(active),
-      list: Effect.sync(() => table.values().sort((a, b) => a.createdAt - b.createdAt || (a.kid < b.kid ? -1 : 1)))
+      list: Effect.sync(() => table.values().sort((a, b) => a.createdAt - b.createdAt || compareText(a.kid, b.kid)))
     }
   })
 )

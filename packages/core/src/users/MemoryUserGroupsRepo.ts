@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type UserGroupMemberRow, type UserGroupRow, UserGroupsRepo } from "./UserGroupsRepo.js"
 
 /** Shared with MemoryUsersRepo, whose user lists filter by group. */
@@ -41,7 +42,7 @@ export const MemoryUserGroupsRepo = Layer.effect(
         Effect.sync(() =>
           removeWhere((m) => m.apiKey === apiKey && m.organizationId === organizationId && m.groupId === groupId)
             .map((m) => m.userId)
-            .sort()
+            .sort(compareText)
         ),
       removeFromOrganizationGroups: (apiKey, organizationId, userId) =>
         Effect.sync(() =>

@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { GROUP_MEMBERS_TABLE } from "./MemoryUserGroupsRepo.js"
 import type { UserGroupMemberRow } from "./UserGroupsRepo.js"
 import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
@@ -56,11 +57,11 @@ export const MemoryUsersRepo = Layer.effect(
             matching(apiKey, organizationId, options)
               .filter((m) =>
                 m.level === filter.level && (filter.scopeId === undefined || m.scopeId === filter.scopeId) &&
-                (options.after === undefined || m.userId > options.after)
+                (options.after === undefined || compareText(m.userId, options.after) > 0)
               )
               .map((m) => m.userId)
           )
-          return Array.from(ids).sort().slice(0, options.limit).map((userId) => users.get(userKey(apiKey, userId))!)
+          return Array.from(ids).sort(compareText).slice(0, options.limit).map((userId) => users.get(userKey(apiKey, userId))!)
         }),
       listByDocument: (apiKey, organizationId, options) =>
         Effect.sync(() => {
@@ -68,9 +69,9 @@ export const MemoryUsersRepo = Layer.effect(
           return matching(apiKey, organizationId, options)
             .filter((m) =>
               m.level === "document" &&
-              (after === undefined || m.scopeId > after.documentId || (m.scopeId === after.documentId && m.userId > after.userId))
+              (after === undefined || (compareText(m.scopeId, after.documentId) || compareText(m.userId, after.userId)) > 0)
             )
-            .sort((a, b) => a.scopeId < b.scopeId ? -1 : a.scopeId > b.scopeId ? 1 : a.userId < b.userId ? -1 : 1)
+            .sort((a, b) => compareText(a.scopeId, b.scopeId) || compareText(a.userId, b.userId))
             .slice(0, options.limit)
             .map((m) => ({ documentId: m.scopeId, user: users.get(userKey(apiKey, m.userId))! }))
         })

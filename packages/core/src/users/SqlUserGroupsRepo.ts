@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ignoreRows, mapRows } from "../sql/MapRows.js"
 import { num } from "../sql/Rows.js"
+import { compareText } from "../TextOrder.js"
 import { type UserGroupRow, UserGroupsRepo } from "./UserGroupsRepo.js"
 
 const toGroup = (r: any): UserGroupRow => ({
@@ -46,7 +47,7 @@ export const SqlUserGroupsRepo = Layer.effect(
       removeAllMembers: (apiKey, organizationId, groupId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND group_id = ${groupId} RETURNING user_id`.pipe(
-          mapRows((rows) => rows.map((r: any) => String(r.user_id)).sort())
+          mapRows((rows) => rows.map((r: any) => String(r.user_id)).sort(compareText))
         ),
       removeFromOrganizationGroups: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}

@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type EndpointPosition, type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 
 interface StoredEndpoint {
@@ -9,7 +10,7 @@ interface StoredEndpoint {
 }
 
 /** Negative when `a` comes before `b` in list order. */
-const compare = (a: EndpointPosition, b: EndpointPosition) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+const compare = (a: EndpointPosition, b: EndpointPosition) => a.createdAt - b.createdAt || compareText(a.id, b.id)
 
 export const MemoryWebhookEndpointsRepo = Layer.effect(
   WebhookEndpointsRepo,

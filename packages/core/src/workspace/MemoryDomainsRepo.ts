@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 
 interface DomainRow {
@@ -19,7 +20,7 @@ export const MemoryDomainsRepo = Layer.effect(
         Effect.sync(() =>
           table.values()
             .filter((row) => row.apiKey === apiKey)
-            .sort((a, b) => a.createdAt - b.createdAt || (a.domain < b.domain ? -1 : 1))
+            .sort((a, b) => a.createdAt - b.createdAt || compareText(a.domain, b.domain))
             .map((row) => row.domain)
         ),
       add: (apiKey, domains, now) =>

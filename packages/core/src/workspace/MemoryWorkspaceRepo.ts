@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { MemoryDb } from "../testing/memory/MemoryDb.js"
+import { compareText } from "../TextOrder.js"
 import { type ApiKeyRow, type AuthTokenRow, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
 
 export const MemoryWorkspaceRepo = Layer.effect(
@@ -22,9 +23,9 @@ export const MemoryWorkspaceRepo = Layer.effect(
           apiKeys.values()
             .filter((k) =>
               k.workspaceId === workspaceId && (only === undefined || only.includes(k.apiKey)) &&
-              (after === undefined || k.apiKey > after)
+              (after === undefined || compareText(k.apiKey, after) > 0)
             )
-            .sort((a, b) => a.apiKey < b.apiKey ? -1 : 1)
+            .sort((a, b) => compareText(a.apiKey, b.apiKey))
             .slice(0, limit)
         ),
       renameApiKey: (workspaceId, apiKey, name) =>
@@ -37,7 +38,7 @@ export const MemoryWorkspaceRepo = Layer.effect(
       insertAuthToken: (t) => Effect.sync(() => tokens.set(tokenKey(t), t)),
       listAuthTokens: (apiKey) =>
         Effect.sync(() =>
-          tokens.values().filter((t) => t.apiKey === apiKey).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+          tokens.values().filter((t) => t.apiKey === apiKey).sort((a, b) => a.createdAt - b.createdAt || compareText(a.id, b.id))
         ),
       deleteAuthTokens: (apiKey) =>
         Effect.sync(() => tokens.values().filter((t) => t.apiKey === apiKey).forEach((t) => tokens.delete(tokenKey(t)))),
