@@ -15,13 +15,10 @@ export const success = <D>(message: string, data: D): Success<D> => ({ status: "
  * `result` of a list operation: one page of items as `data`, and the next page's token under
  * `tokenKey` (the spec says `pageToken` or `nextPageToken`) when there is another page.
  */
-export const successPage = <D, K extends string>(
-  message: string,
-  data: D,
-  next: string | undefined,
-  tokenKey: K
-): Success<D> & { readonly [key in K]?: string } =>
-  (next === undefined ? success(message, data) : { ...success(message, data), [tokenKey]: next }) as Success<D> & { readonly [key in K]?: string }
+export const successPage = <D, K extends string>(message: string, data: D, next: string | undefined, tokenKey: K) =>
+  (next === undefined ? success(message, data) : { ...success(message, data), [tokenKey]: next }) as
+    & Success<D>
+    & { readonly [key in K]?: string }
 
 /** Output schema of an ordinary operation, plus any keys the spec puts beside `data`. */
 export const SuccessResult = <D extends Schema.Schema.Any, F extends Schema.Struct.Fields = {}>(

@@ -64,4 +64,3 @@ export const isHttpUrl = (value: string): boolean => {
   if (!/^https?:\/\//i.test(value) || /\s/.test(value) || !URL.canParse(value)) return false
   return new URL(value).hostname !== ""
 }
-
