@@ -5,7 +5,7 @@ import { Documents } from "./documents/Documents.js"
 import { Folders } from "./folders/Folders.js"
 import { JobRunner } from "./jobs/JobRunner.js"
 import { Jobs } from "./jobs/Jobs.js"
-import { Memory } from "./memory/Memory.js"
+import { Judgments } from "./judgments/Judgments.js"
 import { NotificationPreferences } from "./notifications/NotificationPreferences.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { Presence } from "./presence/Presence.js"
@@ -41,5 +41,5 @@ export const DomainServices = Layer.mergeAll(
   WebhookEndpoints.Default,
   Tokens.Default,
   Agents.Default,
-  Memory.Default
+  Judgments.Default
 ).pipe(Layer.provideMerge(ProtocolServices))

@@ -3,7 +3,7 @@ import { agentOperations } from "./agents/operations.js"
 import { documentOperations } from "./documents/operations.js"
 import { folderOperations } from "./folders/operations.js"
 import { jobOperations } from "./jobs/operations.js"
-import { memoryOperations } from "./memory/operations.js"
+import { judgmentOperations } from "./judgments/operations.js"
 import { notificationOperations } from "./notifications/operations.js"
 import { organizationOperations } from "./organizations/operations.js"
 import { presenceOperations } from "./presence/operations.js"
@@ -28,5 +28,5 @@ export const operations = [
   ...webhookOperations,
   ...tokenOperations,
   ...agentOperations,
-  ...memoryOperations
+  ...judgmentOperations
 ] as const

@@ -16,7 +16,7 @@ import { type DocumentRow, DocumentsRepo, newDocument } from "../documents/Docum
 import { type FolderRow, FoldersRepo } from "../folders/FoldersRepo.js"
 import { JobDataPort } from "../jobs/JobDataPort.js"
 import { type JobRow, JobsRepo, newJob } from "../jobs/JobsRepo.js"
-import { type JudgmentRow, JudgmentsRepo } from "../memory/JudgmentsRepo.js"
+import { type JudgmentRow, JudgmentsRepo } from "../judgments/JudgmentsRepo.js"
 import { NotificationPreferencesRepo } from "../notifications/NotificationPreferencesRepo.js"
 import { type OrganizationRow, OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { ServerSecretsRepo } from "../ports/ServerSecretsRepo.js"

@@ -6,10 +6,10 @@ import {
   QueryJudgmentsResult,
   SuggestInput,
   SuggestResult
-} from "./MemorySchemas.js"
-import { Memory } from "./Memory.js"
+} from "./JudgmentSchemas.js"
+import { Judgments } from "./Judgments.js"
 
-export const memoryOperations = [
+export const judgmentOperations = [
   defineOperation({
     name: "memory.judgments.add",
     paths: ["/v2/memory/judgments/add"],
@@ -18,7 +18,7 @@ export const memoryOperations = [
     input: AddJudgmentsInput,
     output: AddJudgmentsResult,
     errors: ["INVALID_ARGUMENT"],
-    service: Memory,
+    service: Judgments,
     handler: (memory, input, caller) => memory.add(caller.apiKey, input)
   }),
   defineOperation({
@@ -29,7 +29,7 @@ export const memoryOperations = [
     input: QueryJudgmentsInput,
     output: QueryJudgmentsResult,
     organization: (input) => input.organizationId,
-    service: Memory,
+    service: Judgments,
     handler: (memory, input, caller) => memory.query(caller.apiKey, input)
   }),
   defineOperation({
@@ -40,7 +40,7 @@ export const memoryOperations = [
     input: SuggestInput,
     output: SuggestResult,
     organization: (input) => input.organizationId,
-    service: Memory,
+    service: Judgments,
     handler: (memory, input, caller) => memory.suggest(caller.apiKey, input)
   })
 ] as const

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { createIndex, scoreAll, tokenize } from "../../src/memory/Bm25.js"
-import { type Judgment, type SuggestInput, suggest, voteOf } from "../../src/memory/Suggest.js"
+import { createIndex, scoreAll, tokenize } from "../../src/judgments/Bm25.js"
+import { type Judgment, type SuggestInput, suggest, voteOf } from "../../src/judgments/Suggest.js"
 
 const DAY = 24 * 60 * 60 * 1000
 // A fixed clock: the engine must only use the `now` it is given.

@@ -7,7 +7,7 @@ import { success } from "../protocol/Envelope.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
-import type { AddJudgmentsInput, JudgmentRecord, QueryJudgmentsInput, SuggestInput } from "./MemorySchemas.js"
+import type { AddJudgmentsInput, JudgmentRecord, QueryJudgmentsInput, SuggestInput } from "./JudgmentSchemas.js"
 import { suggest } from "./Suggest.js"
 
 const DEFAULT_QUERY_LIMIT = 20
@@ -34,8 +34,8 @@ const toRecord = (row: JudgmentRow): Schema.Schema.Type<typeof JudgmentRecord> =
   agent: row.judgeType === "agent" && row.reviewerId !== null ? { agentId: row.reviewerId } : null
 })
 
-/** Memory: recorded judgments, and approve/reject suggestions drawn from them. */
-export class Memory extends Effect.Service<Memory>()("@atrium/core/Memory", {
+/** Judgments: recorded review decisions, and approve/reject suggestions drawn from them. */
+export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgments", {
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* JudgmentsRepo
