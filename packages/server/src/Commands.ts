@@ -1,11 +1,17 @@
 import { Workspaces } from "@atrium/core"
 import { createAtrium } from "@atrium/core"
+import { PgStorage } from "@atrium/sql-pg"
+import { SqliteStorage } from "@atrium/sql-sqlite"
 import * as Effect from "effect/Effect"
 import type { ServerEnv } from "./Env.js"
 import { storageFromUrl } from "./Storage.js"
 
 /** `atrium migrate`: applies pending migrations and says which. */
 export const migrate = (env: ServerEnv): Promise<ReadonlyArray<string>> => Effect.runPromise(storageFromUrl(env.databaseUrl, env).migrate)
+
+/** `atrium migrate --print`: the SQL of every migration in one dialect; needs no database. */
+export const printMigrations = (dialect: "sqlite" | "pg"): Promise<string> =>
+  Effect.runPromise(dialect === "pg" ? PgStorage.printMigrations : SqliteStorage.printMigrations)
 
 export interface CreatedWorkspace {
   readonly workspaceId: string

@@ -2,13 +2,16 @@
 /** The `atrium` command: serve, migrate, workspace create. */
 import * as Schema from "effect/Schema"
 import { Email } from "@atrium/core"
-import { createWorkspace, migrate } from "./Commands.js"
+import { createWorkspace, migrate, printMigrations } from "./Commands.js"
 import { readEnv } from "./Env.js"
 import { serve } from "./Serve.js"
+import { storageFromUrl } from "./Storage.js"
 
 const USAGE = `Usage:
   atrium serve                                         start the server (PORT, DATABASE_URL)
   atrium migrate                                       apply pending database migrations
+  atrium migrate --print [--dialect sqlite|pg]         print the SQL of every migration, applying nothing
+                                                       (dialect: DATABASE_URL's by default)
   atrium workspace create --email <email> [--name <name>]
                                                        create a workspace; prints one JSON object
 
@@ -58,6 +61,12 @@ const main = async (args: ReadonlyArray<string>) => {
       return
     }
     case "migrate": {
+      if (args.includes("--print")) {
+        const dialect = flag(args, "dialect") ?? (storageFromUrl(env.databaseUrl, env).kind === "postgres" ? "pg" : "sqlite")
+        if (dialect !== "sqlite" && dialect !== "pg") return fail(`--dialect must be sqlite or pg, not "${dialect}"`)
+        process.stdout.write(await printMigrations(dialect))
+        return
+      }
       const applied = await migrate(env)
       process.stdout.write(applied.length === 0 ? "atrium: database is up to date\n" : `atrium: applied ${applied.join(", ")}\n`)
       return

@@ -1,7 +1,7 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -33,6 +33,20 @@ const getDocuments = (url: string, created: { apiKey: string; authToken: string 
   })
 
 describe("atrium CLI", () => {
+  it("migrate --print prints the SQL of each dialect and touches no database", async () => {
+    const untouched = { DATABASE_URL: `sqlite:${join(dir, "untouched.db")}` }
+    const pg = await run(["migrate", "--print", "--dialect", "pg"], untouched)
+    expect(pg.stdout).toMatch(/^-- 0001_core\nCREATE TABLE workspaces \(\n\s+id TEXT COLLATE "C" PRIMARY KEY,/)
+    const sqlite = await run(["migrate", "--print"], untouched)
+    expect(sqlite.stdout).toMatch(/^-- 0001_core\nCREATE TABLE workspaces \(\n\s+id TEXT PRIMARY KEY,/)
+    expect(sqlite.stdout).toContain("-- 0007_tokens_agents_memory\n")
+    expect(existsSync(join(dir, "untouched.db"))).toBe(false)
+    await expect(run(["migrate", "--print", "--dialect", "mysql"])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--dialect must be sqlite or pg")
+    })
+  })
+
   it("migrate applies the migrations once", async () => {
     const first = await run(["migrate"])
     expect(first.stdout).toMatch(/^atrium: applied 1_core/)

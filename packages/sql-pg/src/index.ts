@@ -1,16 +1,17 @@
 /**
  * @atrium/sql-pg: Atrium's storage on PostgreSQL.
- * The repositories come from `@atrium/core/sql`; this package adds the client and the migrations.
+ * The repositories and the migrations come from `@atrium/core/sql`; this package adds the client.
  */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { StorageServices } from "@atrium/core"
-import { SqlStorage } from "@atrium/core/sql"
+import { MIGRATIONS_TABLE, migrations, migrationScript, SqlStorage } from "@atrium/core/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { directPgClient } from "./DirectPgClient.js"
-import { migrations } from "./migrations/index.js"
 
 export interface PgPoolOptions {
   /** Most connections the pool opens (default 10). */
@@ -36,7 +37,7 @@ export interface PgStorageOptions {
   readonly migrate?: boolean
 }
 
-export const MIGRATIONS_TABLE = "atrium_migrations"
+export { MIGRATIONS_TABLE }
 
 /** The advisory lock key of `underSetupLock` (any constant; "atrium" in ASCII). */
 const SETUP_LOCK_KEY = 0x617472697564
@@ -61,6 +62,9 @@ const createMigrationsTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 /** Applies pending migrations; returns the ids applied now. Safe to run from many processes at once. */
 export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
   Effect.zipRight(underSetupLock(createMigrationsTable), Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE }))
+
+/** The SQL the migrations run on PostgreSQL, without a database (`atrium migrate --print --dialect pg`). */
+export const printMigrations: Effect.Effect<string> = migrationScript(PgClient.makeCompiler()).pipe(Effect.provide(Reactivity.layer))
 
 /** A schema name needs no quoting anywhere (SQL, the startup options): lower case, so PostgreSQL does not fold it. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -98,4 +102,4 @@ export const layer = (options: PgStorageOptions): Layer.Layer<StorageServices | 
   return Layer.merge(SqlStorage, migrated).pipe(Layer.provideMerge(client))
 }
 
-export const PgStorage = { layer, clientLayer, migrate }
+export const PgStorage = { layer, clientLayer, migrate, printMigrations }

@@ -1,19 +1,20 @@
 /**
  * @atrium/sql-sqlite: Atrium's storage on an embedded SQLite database.
- * The repositories come from `@atrium/core/sql`; this package adds the client and the migrations.
+ * The repositories and the migrations come from `@atrium/core/sql`; this package adds the client.
  */
 import * as Migrator from "@effect/sql/Migrator"
+import * as Reactivity from "@effect/experimental/Reactivity"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { StorageServices } from "@atrium/core"
-import { SqlStorage } from "@atrium/core/sql"
+import { MIGRATIONS_TABLE, migrations, migrationScript, SqlStorage } from "@atrium/core/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import * as LeanSqliteClient from "./LeanSqliteClient.js"
-import { migrations } from "./migrations/index.js"
 
 export interface SqliteStorageOptions {
   /** Database file, or `:memory:`. Its folder is created if missing. */
@@ -27,11 +28,14 @@ export interface SqliteStorageOptions {
   readonly migrate?: boolean
 }
 
-export const MIGRATIONS_TABLE = "atrium_migrations"
+export { MIGRATIONS_TABLE }
 
 /** Applies pending migrations; returns the ids applied now. */
 export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
   Migrator.make({})({ loader: migrations, table: MIGRATIONS_TABLE })
+
+/** The SQL the migrations run on SQLite, without a database (`atrium migrate --print --dialect sqlite`). */
+export const printMigrations: Effect.Effect<string> = migrationScript(Statement.makeCompilerSqlite()).pipe(Effect.provide(Reactivity.layer))
 
 /** The SqlClient alone (for `atrium migrate` and tests). */
 export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient, SqlError> => {
@@ -48,4 +52,4 @@ export const layer = (options: SqliteStorageOptions): Layer.Layer<StorageService
   return Layer.merge(SqlStorage, migrated).pipe(Layer.provideMerge(client))
 }
 
-export const SqliteStorage = { layer, clientLayer, migrate }
+export const SqliteStorage = { layer, clientLayer, migrate, printMigrations }

@@ -22,8 +22,6 @@ export interface DocumentRow {
 /** What a listing reads of a document: what documents/get answers, and no more (docs/benchmarks.md). */
 export type DocumentSummary = Pick<DocumentRow, "id" | "name" | "accessType" | "disabled">
 
-export const summaryOf = ({ accessType, disabled, id, name }: DocumentRow): DocumentSummary => ({ id, name, accessType, disabled })
-
 /** A new document: enabled and public, at the organization root unless a folder is given. */
 export const newDocument = (fields: {
   readonly apiKey: string

@@ -4,8 +4,8 @@ import type * as Effect from "effect/Effect"
 /**
  * The data primitives background jobs need, over every table that holds a
  * user's or a document's data. Kept in `jobs/` so the jobs never call into
- * other domains' repositories; each storage provides it (`MemoryJobDataPort`,
- * `SqlJobDataPort`, both driven by the catalogue in `JobTables.ts`).
+ * other domains' repositories; `SqlJobDataPort` provides it, driven by the
+ * catalogue in `JobTables.ts`.
  * A kind of data names one table.
  */
 export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobDataPort, {

@@ -1,6 +1,5 @@
 /** @atrium/core/testing: in-memory storage, test doubles for the ports, and the storage conformance suite. */
 export { CapturedMail } from "../ports/Mailer.js"
-export { MemoryDb } from "./memory/MemoryDb.js"
 export { MemoryStorage } from "./MemoryStorage.js"
 export * from "./Harness.js"
 export * from "./HttpScenarios.js"

@@ -1,3 +1,4 @@
+import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -7,8 +8,7 @@ import { atriumLayer } from "../../src/Atrium.js"
 import type { AtriumOptionsInput } from "../../src/Config.js"
 import { hashSecret } from "../../src/crypto/Secrets.js"
 import { Ids } from "../../src/ports/Ids.js"
-import { CapturedMail, MemoryDb, MemoryStorage } from "../../src/testing/index.js"
-import type { LoginLinkRow } from "../../src/workspace/LoginLinksRepo.js"
+import { CapturedMail, MemoryStorage } from "../../src/testing/index.js"
 import { Workspaces } from "../../src/workspace/Workspaces.js"
 import { LOGIN_LINK_TTL_MILLIS, WorkspaceSettings } from "../../src/workspace/WorkspaceSettings.js"
 
@@ -33,7 +33,11 @@ const EXHAUSTED = { status: "RESOURCE_EXHAUSTED", message: "Rate limit exceeded 
 
 const mailCount = Effect.flatMap(CapturedMail, Ref.get).pipe(Effect.map((mails) => mails.length))
 
-const loginLinks = Effect.map(MemoryDb, (db) => db.table<LoginLinkRow>("login_links").values())
+/** The stored login links, as the store holds them. */
+const loginLinks = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly tokenHash: string; readonly email: string; readonly createdAt: number; readonly expiresAt: number }>`
+    SELECT token_hash AS "tokenHash", email, created_at AS "createdAt", expires_at AS "expiresAt" FROM login_links ORDER BY created_at`
+).pipe(Effect.orDie)
 
 describe("send-login-link rate limits", () => {
   it.effect("limits an email per window and allows it again once the window has passed", () =>

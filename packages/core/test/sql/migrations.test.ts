@@ -1,12 +1,14 @@
 /**
- * The repositories are written once for both databases, so the two sets of
- * migrations must build the same schema: the same tables with the same columns in
- * the same order, the same primary keys, and the same indexes (name, table,
- * columns, unique, partial). A migration added to one package only fails here.
+ * The repositories and the migrations are written once for both databases, so the migrations
+ * must build the same schema on each: the same tables with the same columns in the same order,
+ * the same primary keys, and the same indexes (name, table, columns, unique, partial). A
+ * dialect difference written wrong in a migration fails here, and so does a printed script
+ * (`atrium migrate --print`) that builds anything else than the migrations do.
  */
 import { PgStorage } from "@atrium/sql-pg"
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
+import { MemoryStorage } from "../../src/testing/index.js"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { afterAll, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -25,7 +27,6 @@ const describeIndex = (table: string, columns: string, unique: boolean, partial:
   `${table}(${columns})${unique ? " unique" : ""}${partial ? " partial" : ""}`
 
 const sqliteShape = Effect.gen(function*() {
-  yield* SqliteStorage.migrate
   const sql = yield* SqlClient.SqlClient
   const tables: Record<string, ReadonlyArray<string>> = {}
   const indexes: Record<string, string> = {}
@@ -44,7 +45,6 @@ const sqliteShape = Effect.gen(function*() {
 })
 
 const postgresShape = Effect.gen(function*() {
-  yield* PgStorage.migrate
   const sql = yield* SqlClient.SqlClient
   const tables: Record<string, Array<string>> = {}
   const columns = yield* sql<{ table_name: string; column_name: string }>`SELECT table_name, column_name
@@ -66,14 +66,46 @@ const postgresShape = Effect.gen(function*() {
   return { tables, indexes } satisfies Shape
 })
 
-it.effect("the PostgreSQL migrations build the same tables, keys and indexes as the SQLite ones", () =>
+/** The tables but the Migrator's own. */
+const withoutMigrationsTable = (shape: Shape): Shape => {
+  const { atrium_migrations: _, ...tables } = shape.tables
+  return { tables, indexes: shape.indexes }
+}
+
+/** Runs a printed script statement by statement (the drivers prepare one statement at a time). */
+const runScript = (script: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.forEach(script.split(/;\n/).map((s) => s.replace(/^--.*$/gm, "").trim()).filter((s) => s !== ""), (statement) =>
+      sql.unsafe(statement), { discard: true }))
+
+it.effect("the migrations build the same tables, keys and indexes on SQLite, PostgreSQL and in memory", () =>
   Effect.gen(function*() {
-    const sqlite = yield* Effect.provide(sqliteShape, SqliteStorage.clientLayer({ filename: ":memory:" }))
-    const postgres = yield* Effect.provide(postgresShape, PgStorage.clientLayer({ url: db.url }))
-    const { atrium_migrations: _, ...postgresTables } = postgres.tables
+    const sqlite = yield* Effect.provide(Effect.zipRight(SqliteStorage.migrate, sqliteShape), SqliteStorage.clientLayer({ filename: ":memory:" }))
+    const postgres = yield* Effect.provide(Effect.zipRight(PgStorage.migrate, postgresShape), PgStorage.clientLayer({ url: db.url }))
+    const memory = yield* Effect.provide(sqliteShape, MemoryStorage)
     expect(Object.keys(sqlite.tables)).toContain("atrium_migrations")
-    const { atrium_migrations: __, ...sqliteTables } = sqlite.tables
-    expect(Object.keys(sqliteTables)).toHaveLength(24)
-    expect(postgresTables).toEqual(sqliteTables)
-    expect(postgres.indexes).toEqual(sqlite.indexes)
+    expect(Object.keys(withoutMigrationsTable(sqlite).tables)).toHaveLength(24)
+    expect(withoutMigrationsTable(postgres)).toEqual(withoutMigrationsTable(sqlite))
+    expect(memory).toEqual(sqlite)
+  }))
+
+it.effect("`migrate --print` prints, for each dialect, a script that builds what the migrations build", () =>
+  Effect.gen(function*() {
+    const sqliteScript = yield* SqliteStorage.printMigrations
+    const pgScript = yield* PgStorage.printMigrations
+    expect(sqliteScript).toMatch(/^-- 0001_core\nCREATE TABLE workspaces \(/)
+    expect(sqliteScript).not.toContain("COLLATE")
+    expect(pgScript).toContain(`id TEXT COLLATE "C" PRIMARY KEY`)
+    expect(pgScript).toContain("created_at BIGINT NOT NULL")
+
+    const migrated = yield* Effect.provide(Effect.zipRight(SqliteStorage.migrate, sqliteShape), SqliteStorage.clientLayer({ filename: ":memory:" }))
+    const printed = yield* Effect.provide(Effect.zipRight(runScript(sqliteScript), sqliteShape), SqliteStorage.clientLayer({ filename: ":memory:" }))
+    expect(printed).toEqual(withoutMigrationsTable(migrated))
+
+    const fresh = yield* Effect.promise(() => testDatabase())
+    const pgPrinted = yield* Effect.provide(Effect.zipRight(runScript(pgScript), postgresShape), PgStorage.clientLayer({ url: fresh.url })).pipe(
+      Effect.ensuring(Effect.promise(() => fresh.drop()))
+    )
+    const pgMigrated = yield* Effect.provide(Effect.zipRight(PgStorage.migrate, postgresShape), PgStorage.clientLayer({ url: db.url }))
+    expect(pgPrinted).toEqual(withoutMigrationsTable(pgMigrated))
   }))

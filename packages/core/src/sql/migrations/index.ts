@@ -7,11 +7,15 @@ import webhooks from "./0005_webhooks.js"
 import jobs from "./0006_jobs.js"
 import tokensAgentsMemory from "./0007_tokens_agents_memory.js"
 
+/** The table that records which migrations a database has applied. */
+export const MIGRATIONS_TABLE = "atrium_migrations"
+
 /**
- * Every PostgreSQL migration, imported statically so that bundles (Lambda, single
- * files) carry them. Ids are the numeric prefixes; never renumber a released one.
+ * Every migration, for SQLite and PostgreSQL alike (ColumnTypes.ts holds the differences),
+ * imported statically so that bundles (Lambda, single files) carry them. Ids are the numeric
+ * prefixes; never renumber or rename a released one: databases record them.
  */
-export const migrations = Migrator.fromRecord({
+export const migrationRecord = {
   "0001_core": core,
   "0002_workspace_settings": workspaceSettings,
   "0003_people": people,
@@ -19,4 +23,6 @@ export const migrations = Migrator.fromRecord({
   "0005_webhooks": webhooks,
   "0006_jobs": jobs,
   "0007_tokens_agents_memory": tokensAgentsMemory
-})
+}
+
+export const migrations = Migrator.fromRecord(migrationRecord)

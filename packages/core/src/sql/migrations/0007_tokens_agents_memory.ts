@@ -1,34 +1,36 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import { columnTypes } from "./ColumnTypes.js"
 
 /** Token signing keys, agent executions, memory judgments. */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const { text, bigint, double } = columnTypes(sql)
   yield* sql`CREATE TABLE signing_keys (
-    kid TEXT COLLATE "C" PRIMARY KEY,
-    alg TEXT COLLATE "C" NOT NULL,
-    private_jwk TEXT COLLATE "C" NOT NULL,
-    public_jwk TEXT COLLATE "C" NOT NULL,
-    created_at BIGINT NOT NULL,
+    kid ${text} PRIMARY KEY,
+    alg ${text} NOT NULL,
+    private_jwk ${text} NOT NULL,
+    public_jwk ${text} NOT NULL,
+    created_at ${bigint} NOT NULL,
     active INTEGER NOT NULL
   )`
   // At most one active key: servers starting together on one database keep the first one stored.
   yield* sql`CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (active) WHERE active = 1`
 
-  // agent_version is any non-negative integer the caller sends: BIGINT.
+  // agent_version is any non-negative integer the caller sends: bigint.
   yield* sql`CREATE TABLE agent_executions (
-    api_key TEXT COLLATE "C" NOT NULL,
-    id TEXT COLLATE "C" NOT NULL,
-    agent_id TEXT COLLATE "C" NOT NULL,
-    agent_name TEXT COLLATE "C" NOT NULL,
-    agent_version BIGINT NOT NULL,
-    status TEXT COLLATE "C" NOT NULL,
-    message TEXT COLLATE "C" NOT NULL,
-    started_at BIGINT NOT NULL,
-    completed_at BIGINT,
-    triggered_by TEXT COLLATE "C" NOT NULL,
-    organization_id TEXT COLLATE "C",
-    document_id TEXT COLLATE "C",
+    api_key ${text} NOT NULL,
+    id ${text} NOT NULL,
+    agent_id ${text} NOT NULL,
+    agent_name ${text} NOT NULL,
+    agent_version ${bigint} NOT NULL,
+    status ${text} NOT NULL,
+    message ${text} NOT NULL,
+    started_at ${bigint} NOT NULL,
+    completed_at ${bigint},
+    triggered_by ${text} NOT NULL,
+    organization_id ${text},
+    document_id ${text},
     PRIMARY KEY (api_key, id)
   )`
   // One keyset index per filter of execution/list (filters beyond the first are checked on the rows read).
@@ -38,20 +40,19 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX agent_executions_document ON agent_executions (api_key, document_id, started_at, id)`
   yield* sql`CREATE INDEX agent_executions_status ON agent_executions (api_key, status, started_at, id)`
 
-  // confidence is DOUBLE PRECISION: PostgreSQL's REAL is 4 bytes and would round what SQLite's REAL (8 bytes) keeps.
   yield* sql`CREATE TABLE judgments (
-    api_key TEXT COLLATE "C" NOT NULL,
-    id TEXT COLLATE "C" NOT NULL,
-    organization_id TEXT COLLATE "C",
-    document_id TEXT COLLATE "C",
-    content TEXT COLLATE "C" NOT NULL,
-    reasoning TEXT COLLATE "C" NOT NULL,
-    decision TEXT COLLATE "C" NOT NULL,
-    judge_type TEXT COLLATE "C" NOT NULL,
-    reviewer_id TEXT COLLATE "C",
-    content_type TEXT COLLATE "C",
-    confidence DOUBLE PRECISION,
-    created_at BIGINT NOT NULL,
+    api_key ${text} NOT NULL,
+    id ${text} NOT NULL,
+    organization_id ${text},
+    document_id ${text},
+    content ${text} NOT NULL,
+    reasoning ${text} NOT NULL,
+    decision ${text} NOT NULL,
+    judge_type ${text} NOT NULL,
+    reviewer_id ${text},
+    content_type ${text},
+    confidence ${double},
+    created_at ${bigint} NOT NULL,
     PRIMARY KEY (api_key, id)
   )`
   // Newest first in each scope suggest reads (the key, an organization, one of its documents); query uses them too.
