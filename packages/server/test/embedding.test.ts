@@ -10,7 +10,7 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { listen } from "./support/backends.js"
+import { listen } from "../../../test-support/backends.js"
 
 describe("embedding", () => {
   it("mounts on node:http under a base path, beside the host's own routes", async () => {

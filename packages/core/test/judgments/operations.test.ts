@@ -1,7 +1,7 @@
 import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
-import { expectInvalidArgument } from "../support/expect.js"
-import { forEachBackend } from "../support/backends.js"
+import { expectInvalidArgument } from "../../../../test-support/expect.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 const ADD = "/v2/memory/judgments/add"
 const QUERY = "/v2/memory/judgments/query"

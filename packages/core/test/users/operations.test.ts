@@ -2,7 +2,7 @@ import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { UsersRepo } from "@atrium/core"
-import { forEachBackend, type Started } from "../support/backends.js"
+import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 

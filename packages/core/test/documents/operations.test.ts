@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { forEachBackend } from "../support/backends.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 forEachBackend("organizations/documents", (ctx) => {
   describe("v1 add + v2 get", () => {

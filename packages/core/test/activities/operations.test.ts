@@ -1,6 +1,6 @@
 import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
-import { forEachBackend } from "../support/backends.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 const ADD = "/v2/activities/add"
 const GET = "/v2/activities/get"

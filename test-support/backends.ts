@@ -4,13 +4,12 @@
  * PostgreSQL called in process (a fresh database from `@atrium/sql-pg/testing`).
  * Each `start()` gives a fresh, empty store.
  */
-import { type AtriumHandler, type AtriumOptionsInput, type Mailer } from "@atrium/core"
+import type { AtriumHandler, AtriumOptionsInput } from "@atrium/core"
 import { createTestWorkspace, directClient, httpClient, MemoryStorage, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
 import { toNodeListener } from "@atrium/node-http"
 import { PgStorage } from "@atrium/sql-pg"
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
-import type * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -28,7 +27,8 @@ export interface Started {
 
 export interface StartOptions {
   readonly options?: AtriumOptionsInput
-  readonly mailer?: Layer.Layer<Mailer>
+  /** The mail port's Layer (e.g. one that captures mail); the default logs it. */
+  readonly mailer?: Parameters<typeof testAtrium>[2]
 }
 
 export interface Backend {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { forEachBackend } from "../support/backends.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 /** Runs every due job task to completion, as a cron-driven host would. */
 const runJobs = (atrium: AtriumHandler) => atrium.runtime.runPromise(JobRunner.runDue("test"))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { forEachBackend } from "../support/backends.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 const json = { "content-type": "application/json" }
 const PATH = "/v2/organizations/documents/get"

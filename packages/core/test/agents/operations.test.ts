@@ -1,8 +1,8 @@
 import { Agents } from "@atrium/core"
 import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
-import { expectInvalidArgument } from "../support/expect.js"
-import { forEachBackend } from "../support/backends.js"
+import { expectInvalidArgument } from "../../../../test-support/expect.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 const RECORD = "/v2/agents/execution/record"
 const LIST = "/v2/agents/execution/list"

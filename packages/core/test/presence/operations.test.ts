@@ -2,7 +2,7 @@ import type { TestCredentials } from "@atrium/core/testing"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { PresenceRepo } from "@atrium/core"
-import { forEachBackend, type Started } from "../support/backends.js"
+import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 
 /**
  * No operation reads presence (the spec and the reference list none), so the

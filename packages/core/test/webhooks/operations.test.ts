@@ -1,6 +1,6 @@
 import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
-import { forEachBackend } from "../support/backends.js"
+import { forEachBackend } from "../../../../test-support/backends.js"
 
 const CONFIG_GET = "/v2/workspace/advancedwebhookconfig/get"
 const CONFIG_UPDATE = "/v2/workspace/advancedwebhookconfig/update"
