@@ -4,6 +4,7 @@ import type { AtriumOptionsInput } from "../Config.js"
 import { Ids } from "../ports/Ids.js"
 import type { Mailer } from "../ports/Mailer.js"
 import type { StorageServices } from "../Storage.js"
+import { assertOutputMatches } from "./OutputCheck.js"
 
 export interface TestResponse {
   readonly status: number
@@ -20,7 +21,10 @@ export interface RawRequest {
   readonly body?: string | Uint8Array
 }
 
-/** Sends requests to an Atrium, directly or over HTTP: the same tests run through both. */
+/**
+ * Sends requests to an Atrium, directly or over HTTP: the same tests run through both. A
+ * success that does not match its operation's output schema throws (OutputCheck.ts).
+ */
 export interface TestClient {
   readonly raw: (request: RawRequest) => Promise<TestResponse>
   /** POST `{"data": data}` as JSON with the given headers. */
@@ -36,6 +40,7 @@ export const clientOf = (send: (request: RawRequest) => Promise<{ status: number
     } catch {
       throw new Error(`Answer to ${request.path} is not JSON (status ${status}): ${text.slice(0, 200)}`)
     }
+    assertOutputMatches(request.path, status, body)
     return { status, body, text }
   }
   return {

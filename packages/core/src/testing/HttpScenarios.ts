@@ -10,6 +10,8 @@
  * lifts the workspace/create rate limit the scenarios would otherwise hit).
  */
 
+import { assertOutputMatches } from "./OutputCheck.js"
+
 export interface RawHttpRequest {
   readonly method: string
   /** The path after the mount prefix, with any query string: `/v2/...`, `/`, `?x=1`, or `` for the mount point itself. */
@@ -309,9 +311,16 @@ const masker = () => {
  */
 export const recordParity = async (send: Send): Promise<Record<string, Array<{ status: number; contentType: string; body: string }>>> => {
   const record: Record<string, Array<ParityAnswer>> = {}
+  const checked: Send = async (request) => {
+    const answer = await send(request)
+    if (answer.headers["content-type"]?.startsWith("application/json")) {
+      assertOutputMatches(request.path, answer.status, JSON.parse(answer.body))
+    }
+    return answer
+  }
   for (const scenario of parityScenarios) {
     const mask = masker()
-    const answers = await scenario.run(send)
+    const answers = await scenario.run(checked)
     record[scenario.name] = answers.map((answer) => ({
       status: answer.status,
       contentType: answer.headers["content-type"] ?? "",
