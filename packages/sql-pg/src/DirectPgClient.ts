@@ -14,6 +14,8 @@ export interface DirectPgOptions {
   readonly max?: number | undefined
   readonly idleTimeoutMillis?: number | undefined
   readonly connectTimeoutMillis?: number | undefined
+  /** Run statements outside a transaction directly (default true); `false` keeps @effect/sql's spans. */
+  readonly directStatements?: boolean | undefined
 }
 
 /** How long the first connection may take when no connect timeout is set. */
@@ -64,6 +66,7 @@ export const directPgClient = (options: DirectPgOptions): Layer.Layer<SqlClient.
     Effect.gen(function*() {
       const pool = yield* acquirePool(options)
       const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "atrium" })
+      if (options.directStatements === false) return client
       return withDirectStatements(client, (statement, ordinary, compile) =>
         Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
           if (Option.isSome(transaction)) return ordinary(statement)

@@ -35,6 +35,12 @@ export interface PgStorageOptions {
   readonly pool?: PgPoolOptions
   /** Run pending migrations when the layer is built (default true). */
   readonly migrate?: boolean
+  /**
+   * Run each statement outside a transaction as one `pool.query` (default true), without
+   * @effect/sql's span, scope and connection acquisition per statement. `false` gives those
+   * back (a span per statement for a tracer), at their cost (docs/storage.md).
+   */
+  readonly directStatements?: boolean
 }
 
 export { MIGRATIONS_TABLE }
@@ -87,7 +93,8 @@ export const clientLayer = (options: PgStorageOptions): Layer.Layer<SqlClient.Sq
     url: schema === undefined ? options.url : withSearchPath(options.url, schema),
     max: pool.max,
     idleTimeoutMillis: pool.idleTimeoutMillis,
-    connectTimeoutMillis: pool.connectTimeoutMillis
+    connectTimeoutMillis: pool.connectTimeoutMillis,
+    directStatements: options.directStatements
   })
   if (schema === undefined) return client
   return Layer.tap(client, (context) => Effect.asVoid(underSetupLock(

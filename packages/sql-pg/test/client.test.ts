@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { PgStorage } from "../src/index.js"
 import { testDatabase } from "../src/testing/index.js"
+import { recordingSpans } from "../../../test-support/spans.js"
 
 const db = await testDatabase()
 afterAll(() => db.drop())
@@ -50,4 +51,18 @@ describe("PostgreSQL client", () => {
       )
       expect(answers.map((rows) => rows[0]!.n)).toEqual(Array.from({ length: 50 }, (_, i) => i))
     }).pipe(Effect.provide(PgStorage.clientLayer({ url: db.url, pool: { max: 3 } }))))
+
+  it.effect("directStatements: false gives every statement @effect/sql's span back; the direct path opens none", () =>
+    Effect.gen(function*() {
+      const spansOf = (directStatements: boolean) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => recordingSpans(sql<{ one: number }>`SELECT 1 AS one`)).pipe(
+          Effect.provide(PgStorage.clientLayer({ url: db.url, directStatements }))
+        )
+      const [ordinaryRows, ordinarySpans] = yield* spansOf(false)
+      const [directRows, directSpans] = yield* spansOf(true)
+      expect(ordinaryRows).toEqual([{ one: 1 }])
+      expect(directRows).toEqual([{ one: 1 }])
+      expect(ordinarySpans).toEqual(["sql.execute"])
+      expect(directSpans).toEqual([])
+    }))
 })

@@ -26,6 +26,12 @@ export interface SqliteStorageOptions {
   readonly client?: "lean" | "effect"
   /** Run pending migrations when the layer is built (default true). */
   readonly migrate?: boolean
+  /**
+   * Run each statement outside a transaction directly on the driver (default true), without
+   * @effect/sql's span, scope and connection acquisition per statement. `false` gives those
+   * back (a span per statement for a tracer), at their cost (docs/storage.md). The lean client only.
+   */
+  readonly directStatements?: boolean
 }
 
 export { MIGRATIONS_TABLE }
@@ -42,7 +48,7 @@ export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClien
   if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
   return options.client === "effect"
     ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie) as unknown as Layer.Layer<SqlClient.SqlClient, SqlError>
-    : LeanSqliteClient.layer({ filename: options.filename })
+    : LeanSqliteClient.layer({ filename: options.filename, directStatements: options.directStatements })
 }
 
 /** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */

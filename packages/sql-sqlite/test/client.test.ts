@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { clientLayer } from "../src/index.js"
+import { recordingSpans } from "../../../test-support/spans.js"
 
 const withDatabase = (client: "lean" | "effect") =>
   Layer.unwrapScoped(
@@ -88,3 +89,19 @@ for (const client of ["lean", "effect"] as const) {
       }).pipe(Effect.provide(withDatabase(client))))
   })
 }
+
+describe("SqliteStorage directStatements", () => {
+  it.live("false gives every statement @effect/sql's span back; the direct path opens none", () =>
+    Effect.gen(function*() {
+      const spansOf = (directStatements: boolean) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => recordingSpans(sql<{ one: number }>`SELECT 1 AS one`)).pipe(
+          Effect.provide(clientLayer({ filename: ":memory:", directStatements }))
+        )
+      const [ordinaryRows, ordinarySpans] = yield* spansOf(false)
+      const [directRows, directSpans] = yield* spansOf(true)
+      expect(ordinaryRows).toEqual([{ one: 1 }])
+      expect(directRows).toEqual([{ one: 1 }])
+      expect(ordinarySpans).toEqual(["sql.execute"])
+      expect(directSpans).toEqual([])
+    }))
+})

@@ -2,6 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type * as Effect from "effect/Effect"
+import { ordinaryCommit, replaceCommit } from "./SqlInternals.js"
 import { type Compiled, makeStatementShapes } from "./StatementShapes.js"
 
 /**
@@ -16,10 +17,6 @@ export type DirectRun = (
   compile: (statement: Statement.Statement<any>) => Compiled
 ) => Effect.Effect<ReadonlyArray<any>, SqlError>
 
-/** @effect/sql's own way to run a statement: its class's `commit`. */
-const ordinary = (statement: Statement.Statement<any>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
-  Object.getPrototypeOf(statement).commit.call(statement)
-
 /**
  * The client, with every statement written as a template (sql`...`, which is
  * every repository statement) run through `direct` instead of @effect/sql's
@@ -32,11 +29,11 @@ export const withDirectStatements = (client: SqlClient.SqlClient, direct: Direct
   const compile = makeStatementShapes()
   // One method shared by every statement: the hot path allocates nothing for it.
   function commit(this: Statement.Statement<any>) {
-    return direct(this, ordinary, compile)
+    return direct(this, ordinaryCommit, compile)
   }
   const make = (strings: unknown, ...args: Array<unknown>): unknown => {
     const made = (client as any)(strings, ...args)
-    if (Array.isArray(strings) && "raw" in strings) made.commit = commit // not sql("name") and other helpers
+    if (Array.isArray(strings) && "raw" in strings) replaceCommit(made, commit) // not sql("name") and other helpers
     return made
   }
   return Object.assign(make, client) as unknown as SqlClient.SqlClient

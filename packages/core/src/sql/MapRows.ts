@@ -1,8 +1,8 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Effectable from "effect/Effectable"
 import * as Exit from "effect/Exit"
+import { commitOf } from "./SqlInternals.js"
 
 /**
  * A statement whose rows are turned into a result, a storage failure being a
@@ -20,8 +20,8 @@ class MappedRows<A> extends Effectable.Class<A> {
   }
 
   commit(): Effect.Effect<A> {
-    // A statement is an Effect whose evaluation is its own commit().
-    const rows = (this.statement as unknown as { commit(): Effect.Effect<ReadonlyArray<any>, SqlError> }).commit()
+    // A statement is an Effect whose evaluation is its own commit() (SqlInternals.ts).
+    const rows = commitOf(this.statement)
     return Exit.isExit(rows) && Exit.isSuccess(rows)
       ? Exit.succeed(this.f(rows.value as ReadonlyArray<any>))
       : Effect.orDie(Effect.map(rows, this.f))

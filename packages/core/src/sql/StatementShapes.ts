@@ -1,4 +1,5 @@
 import type * as Statement from "@effect/sql/Statement"
+import { segmentsOf } from "./SqlInternals.js"
 
 /** A statement's SQL text and its parameters, in order: what a driver is handed. */
 export type Compiled = readonly [sql: string, params: ReadonlyArray<unknown>]
@@ -40,7 +41,7 @@ export const makeStatementShapes = (maxShapes = 5_000) => {
   }
 
   return (statement: Statement.Statement<unknown>): Compiled => {
-    const segments = (statement as unknown as { readonly segments: ReadonlyArray<Statement.Segment> }).segments
+    const segments = segmentsOf(statement)
     const params: Array<unknown> = []
     let shape = root
     for (let i = 0; i < segments.length; i++) {

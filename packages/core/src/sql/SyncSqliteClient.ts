@@ -22,6 +22,11 @@ export interface SyncSqliteDriver {
 export interface SyncSqliteClientOptions {
   /** `db.system.name` and any other attributes of @effect/sql's spans. */
   readonly spanAttributes: ReadonlyArray<readonly [string, unknown]>
+  /**
+   * Run statements outside a transaction directly (default true). `false` keeps @effect/sql's
+   * ordinary path for every statement, with its span per statement, at its cost (docs/storage.md).
+   */
+  readonly directStatements?: boolean | undefined
 }
 
 const failure = (cause: unknown) => new SqlError({ cause, message: `Failed to execute statement: ${(cause as Error)?.message ?? cause}` })
@@ -78,6 +83,7 @@ export const makeSyncSqliteClient = (
       spanAttributes: options.spanAttributes
     })
 
+    if (options.directStatements === false) return client
     return withDirectStatements(client, (statement, ordinary, compile) => {
       if (held) return ordinary(statement)
       const [sql, params] = compile(statement)
