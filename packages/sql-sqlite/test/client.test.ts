@@ -73,7 +73,7 @@ for (const client of ["lean", "effect"] as const) {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql`CREATE TABLE n (i INTEGER)`
-        const count = sql<{ c: number }>`SELECT count(*) AS c FROM n`.pipe(mapRows((rows) => Number(rows[0].c)))
+        const count = sql<{ c: number }>`SELECT count(*) AS c FROM n`.pipe(mapRows((rows: ReadonlyArray<{ c: number }>) => Number(rows[0]!.c)))
         const insert = sql`INSERT INTO n (i) VALUES (1) RETURNING i`.pipe(mapRows((rows) => rows.length))
         expect(yield* insert).toBe(1)
         expect(yield* Effect.repeatN(insert, 1)).toBe(1) // run twice more

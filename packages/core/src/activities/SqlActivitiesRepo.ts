@@ -2,8 +2,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
+import { fromJson, type JsonColumn, toJson } from "../sql/Rows.js"
 import { ActivitiesRepo } from "./ActivitiesRepo.js"
 import type { Activity } from "./ActivitySchemas.js"
 
@@ -11,7 +11,12 @@ import type { Activity } from "./ActivitySchemas.js"
  * The whole record is one JSON column; the filter and order columns beside it
  * are copies, indexed, so a page is one query that never parses JSON in SQL.
  */
-const toActivity = (r: any): Activity => fromJson<Activity | null>(r.record, null)!
+/** An activity row as the drivers return it: the activity is kept whole as JSON. */
+interface ActivitySqlRow {
+  readonly record: JsonColumn
+}
+
+const toActivity = (r: ActivitySqlRow): Activity => fromJson<Activity | null>(r.record, null)!
 
 export const SqlActivitiesRepo = Layer.effect(
   ActivitiesRepo,
@@ -38,7 +43,7 @@ export const SqlActivitiesRepo = Layer.effect(
           record = excluded.record`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT record FROM activities WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`
-          .pipe(mapRows((rows) => rows[0] === undefined ? undefined : toActivity(rows[0]))),
+          .pipe(firstRow(toActivity)),
       page: (apiKey, organizationId, filters, { after, limit, order }) => {
         const direction = sql.literal(order === "asc" ? "ASC" : "DESC")
         const beyond = sql.literal(order === "asc" ? ">" : "<")
@@ -62,7 +67,7 @@ export const SqlActivitiesRepo = Layer.effect(
               : [])
           ])
         } ORDER BY occurred_at ${direction}, id ${direction} ${limitRows(sql, limit)}`.pipe(
-          mapRows((rows) => rows.map(toActivity))
+          allRows(toActivity)
         )
       }
     }

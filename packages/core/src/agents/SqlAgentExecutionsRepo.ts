@@ -2,11 +2,27 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { num, numOrNull, strOrNull } from "../sql/Rows.js"
+import { allRows, ignoreRows } from "../sql/MapRows.js"
+import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AgentExecutionRow, AgentExecutionsRepo } from "./AgentExecutionsRepo.js"
 
-const toRow = (r: any): AgentExecutionRow => ({
+/** One `agent_executions` row as the drivers return it (column types: sql/Rows.ts). */
+interface AgentExecutionSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly agent_id: string
+  readonly agent_name: string
+  readonly agent_version: IntegerColumn
+  readonly status: AgentExecutionRow["status"]
+  readonly message: string
+  readonly started_at: IntegerColumn
+  readonly completed_at: IntegerColumn | null
+  readonly triggered_by: string
+  readonly organization_id: string | null
+  readonly document_id: string | null
+}
+
+const toRow = (r: AgentExecutionSqlRow): AgentExecutionRow => ({
   apiKey: r.api_key,
   id: r.id,
   agentId: r.agent_id,
@@ -64,7 +80,7 @@ export const SqlAgentExecutionsRepo = Layer.effect(
             ...(filters.status !== undefined ? [sql`status = ${filters.status}`] : []),
             ...afterClause
           ])
-        } ${orderBy} ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toRow)))
+        } ${orderBy} ${limitRows(sql, limit)}`.pipe(allRows(toRow))
       }
     }
   })

@@ -2,11 +2,26 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type DocumentRow, DocumentsRepo, type DocumentSummary } from "./DocumentsRepo.js"
 
-const toRow = (r: any): DocumentRow => ({
+/** One `documents` row as the drivers return it (column types: sql/Rows.ts). */
+interface DocumentSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly id: string
+  readonly internal_id: string
+  readonly name: string
+  readonly folder_id: string | null
+  readonly access_type: DocumentRow["accessType"]
+  readonly disabled: FlagColumn
+  readonly metadata: JsonColumn
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: DocumentSqlRow): DocumentRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   id: r.id,
@@ -20,7 +35,7 @@ const toRow = (r: any): DocumentRow => ({
   updatedAt: num(r.updated_at)
 })
 
-const toSummary = (r: any): DocumentSummary => ({ id: r.id, name: r.name, accessType: r.access_type, disabled: bool(r.disabled) })
+const toSummary = (r: Pick<DocumentSqlRow, "id" | "name" | "access_type" | "disabled">): DocumentSummary => ({ id: r.id, name: r.name, accessType: r.access_type, disabled: bool(r.disabled) })
 
 export const SqlDocumentsRepo = Layer.effect(
   DocumentsRepo,
@@ -51,7 +66,7 @@ export const SqlDocumentsRepo = Layer.effect(
           .pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       // One template with optional conditions: documents/get's hot path builds few statement objects.
       list: (apiKey, organizationId, { after, folderId, ids, limit }) =>
@@ -59,7 +74,7 @@ export const SqlDocumentsRepo = Layer.effect(
           ids ? sql` AND ${sql.in("id", ids)}` : nothing // no ids: 1=0
         }${folderId !== undefined ? sql` AND folder_id = ${folderId}` : nothing}${after !== undefined ? sql` AND id > ${after}` : nothing} ORDER BY id ${
           limitRows(sql, limit)
-        }`.pipe(mapRows((rows) => rows.map(toSummary))),
+        }`.pipe(allRows(toSummary)),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
           .pipe(mapRows((rows) => rows.length > 0))

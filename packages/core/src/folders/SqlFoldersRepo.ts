@@ -1,15 +1,29 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
 import { compareText } from "../TextOrder.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
 /** Parent ids per query: stays far below every driver's bound-parameter limit. */
 const PARENTS_PER_QUERY = 500
 
-const toRow = (r: any): FolderRow => ({
+/** One `folders` row as the drivers return it (column types: sql/Rows.ts). */
+interface FolderSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly id: string
+  readonly name: string
+  readonly parent_folder_id: string
+  readonly ancestors: JsonColumn
+  readonly access_type: FolderRow["accessType"]
+  readonly inherit_access: FlagColumn
+  readonly created_at: IntegerColumn
+  readonly last_updated: IntegerColumn
+}
+
+const toRow = (r: FolderSqlRow): FolderRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   id: r.id,
@@ -44,17 +58,17 @@ export const SqlFoldersRepo = Layer.effect(
         }`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       listByOrganization: (apiKey, organizationId) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} ORDER BY id`.pipe(
-          mapRows((rows) => rows.map(toRow))
+          allRows(toRow)
         ),
       listChildren: (apiKey, organizationId, parentIds) =>
         Effect.forEach(
           chunks(parentIds, PARENTS_PER_QUERY),
           (parents) =>
-            sql`SELECT * FROM folders WHERE ${
+            sql<FolderSqlRow>`SELECT * FROM folders WHERE ${
               sql.and([sql`api_key = ${apiKey}`, sql`organization_id = ${organizationId}`, sql.in("parent_folder_id", parents)])
             }`
         ).pipe(

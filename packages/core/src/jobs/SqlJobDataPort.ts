@@ -15,9 +15,9 @@ export const SqlJobDataPort = Layer.effect(
         const spec = dataTable(data)
         return sql`DELETE FROM ${sql(spec.name)} WHERE ${
           sql.and([
-            sql`${sql(spec.apiKey.column)} = ${apiKey}`,
-            sql.in(spec.user!.column, userIds),
-            ...(organizationId !== undefined ? [sql`${sql(spec.organization!.column)} = ${organizationId}`] : [])
+            sql`${sql(spec.apiKey)} = ${apiKey}`,
+            sql.in(spec.user!, userIds),
+            ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
           ])
         }`
       }).pipe(Effect.asVoid, Effect.orDie),
@@ -25,12 +25,12 @@ export const SqlJobDataPort = Layer.effect(
       Effect.gen(function*() {
         const spec = dataTable(data)
         const table = sql(spec.name)
-        const document = sql(spec.document!.column)
+        const document = sql(spec.document!)
         const only = spec.documentRowsOnly
         const scope = sql.and([
-          sql`${sql(spec.apiKey.column)} = ${apiKey}`,
-          sql`${sql(spec.organization!.column)} = ${organizationId}`,
-          ...(only !== undefined ? [sql`${sql(only.field.column)} = ${only.value}`] : [])
+          sql`${sql(spec.apiKey)} = ${apiKey}`,
+          sql`${sql(spec.organization!)} = ${organizationId}`,
+          ...(only !== undefined ? [sql`${sql(only.column)} = ${only.value}`] : [])
         ])
         if (spec.documentInKey) yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId}`
         if (spec.record === undefined) {
@@ -38,10 +38,10 @@ export const SqlJobDataPort = Layer.effect(
           return
         }
         // No JSON functions in portable SQL: each record is rewritten here, then stored with its column copy.
-        const { column, key } = spec.record
-        const rows = yield* sql`SELECT ${sql.csv(key)}, ${sql(column)} FROM ${table} WHERE ${scope} AND ${document} = ${fromId}`
-        for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
-          const record = toJson(withValue(fromJson(row[column], {}), spec.document!.path, toId))
+        const { column, documentPath, key } = spec.record
+        const rows = yield* sql<Record<string, unknown>>`SELECT ${sql.csv(key)}, ${sql(column)} FROM ${table} WHERE ${scope} AND ${document} = ${fromId}`
+        for (const row of rows) {
+          const record = toJson(withValue(fromJson(row[column], {}), documentPath, toId))
           yield* sql`UPDATE ${table} SET ${document} = ${toId}, ${sql(column)} = ${record}
             WHERE ${sql.and(key.map((k) => sql`${sql(k)} = ${row[k]}`))}`
         }

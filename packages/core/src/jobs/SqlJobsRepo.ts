@@ -1,15 +1,32 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
-import { type JobRow, JobsRepo } from "./JobsRepo.js"
+import { firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
+import { type JobRow, JobsRepo, type JobSpec } from "./JobsRepo.js"
 
-const toRow = (r: any): JobRow => ({
+/** One `jobs` row as the drivers return it (column types: sql/Rows.ts). */
+interface JobSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly kind: JobRow["kind"]
+  readonly payload: JsonColumn
+  readonly status: JobRow["status"]
+  readonly tasks_total: IntegerColumn
+  readonly tasks_done: IntegerColumn
+  readonly last_task_completed_at: IntegerColumn | null
+  readonly lease_owner: string | null
+  readonly lease_until: IntegerColumn | null
+  readonly error: string | null
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: JobSqlRow): JobRow => ({
   apiKey: r.api_key,
   id: r.id,
-  kind: r.kind,
-  payload: fromJson(r.payload, {} as any),
+  // A kind and its payload are written together (JobSpec).
+  ...({ kind: r.kind, payload: fromJson<JobSpec["payload"] | null>(r.payload, null) } as JobSpec),
   status: r.status,
   tasksTotal: num(r.tasks_total),
   tasksDone: num(r.tasks_done),
@@ -20,8 +37,6 @@ const toRow = (r: any): JobRow => ({
   createdAt: num(r.created_at),
   updatedAt: num(r.updated_at)
 })
-
-const first = (rows: ReadonlyArray<unknown>) => rows[0] === undefined ? undefined : toRow(rows[0])
 
 export const SqlJobsRepo = Layer.effect(
   JobsRepo,
@@ -50,7 +65,7 @@ export const SqlJobsRepo = Layer.effect(
           })
         }`.pipe(ignoreRows),
       find: (apiKey, id) =>
-        sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(mapRows(first)),
+        sql`SELECT * FROM jobs WHERE id = ${id} AND api_key = ${apiKey}`.pipe(firstRow(toRow)),
       // One statement. On PostgreSQL the subquery locks the row it picks and skips rows other
       // runners have locked (a claim in flight, or a task committing), so racing runners take
       // different jobs instead of queueing on one. The outer condition re-checks the row, which
@@ -58,14 +73,14 @@ export const SqlJobsRepo = Layer.effect(
       claim: (owner, now, leaseMillis) =>
         sql`UPDATE jobs SET status = 'in_progress', lease_owner = ${owner}, lease_until = ${now + leaseMillis}, updated_at = ${now}
           WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1 ${skipLocked}) AND ${due(now)}
-          RETURNING *`.pipe(mapRows(first)),
+          RETURNING *`.pipe(firstRow(toRow)),
       completeTask: (job, owner, now, leaseUntil) => {
         const last = job.tasksDone + 1 >= job.tasksTotal
         return sql`UPDATE jobs SET tasks_done = ${job.tasksDone + 1}, last_task_completed_at = ${now},
             status = ${last ? "completed" : "in_progress"}, lease_owner = ${last ? null : owner},
             lease_until = ${last ? null : leaseUntil}, updated_at = ${now}
           WHERE id = ${job.id} AND status = 'in_progress' AND lease_owner = ${owner} AND tasks_done = ${job.tasksDone}
-          RETURNING *`.pipe(mapRows(first))
+          RETURNING *`.pipe(firstRow(toRow))
       },
       fail: (id, owner, error, now) =>
         sql`UPDATE jobs SET status = 'failed', error = ${error}, lease_owner = NULL, lease_until = NULL, updated_at = ${now}

@@ -2,11 +2,27 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { num, numOrNull, strOrNull } from "../sql/Rows.js"
+import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
 
-const toRow = (r: any): JudgmentRow => ({
+/** One `judgments` row as the drivers return it (column types: sql/Rows.ts). */
+interface JudgmentSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly organization_id: string | null
+  readonly document_id: string | null
+  readonly content: string
+  readonly reasoning: string
+  readonly decision: string
+  readonly judge_type: JudgmentRow["judgeType"]
+  readonly reviewer_id: string | null
+  readonly content_type: string | null
+  readonly confidence: IntegerColumn | null
+  readonly created_at: IntegerColumn
+}
+
+const toRow = (r: JudgmentSqlRow): JudgmentRow => ({
   apiKey: r.api_key,
   id: r.id,
   organizationId: strOrNull(r.organization_id),
@@ -59,10 +75,10 @@ export const SqlJudgmentsRepo = Layer.effect(
           .pipe(ignoreRows),
       latest: (apiKey, filters, limit) =>
         sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
-          .pipe(mapRows((rows) => rows.map(toRow))),
+          .pipe(allRows(toRow)),
       count: (apiKey, filters) =>
         sql`SELECT COUNT(*) AS n FROM judgments WHERE ${where(apiKey, filters)}`.pipe(
-          mapRows((rows) => num(rows[0]!.n))
+          mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
         )
     }
   })

@@ -1,15 +1,27 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { num, strOrNull } from "../sql/Rows.js"
+import { allRows, ignoreRows } from "../sql/MapRows.js"
+import { type IntegerColumn, num, strOrNull } from "../sql/Rows.js"
 import type { Channel } from "./NotificationPreferenceSchemas.js"
 import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./NotificationPreferencesRepo.js"
 
 /** The organization level is stored as document_id '' (a key column cannot be null); no caller id is empty. */
 const ORGANIZATION_LEVEL = ""
 
-const toRow = (r: any): NotificationPreferenceRow => ({
+/** One `notification_preferences` row as the drivers return it (column types: sql/Rows.ts). */
+interface NotificationPreferenceSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly user_id: string
+  readonly document_id: string
+  readonly inbox: string | null
+  readonly email: string | null
+  readonly slack: string | null
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: NotificationPreferenceSqlRow): NotificationPreferenceRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   userId: r.user_id,
@@ -33,7 +45,7 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
             sql`user_id = ${userId}`,
             sql.in("document_id", [ORGANIZATION_LEVEL, ...documentIds])
           ])
-        }`.pipe(mapRows((rows) => rows.map(toRow))),
+        }`.pipe(allRows(toRow)),
       put: (r) =>
         sql`INSERT INTO notification_preferences ${
           sql.insert({

@@ -2,11 +2,22 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
 import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
-const toRow = (r: any): OrganizationRow => ({
+/** One `organizations` row as the drivers return it (column types: sql/Rows.ts). */
+interface OrganizationSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly name: string
+  readonly disabled: FlagColumn
+  readonly metadata: JsonColumn
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: OrganizationSqlRow): OrganizationRow => ({
   apiKey: r.api_key,
   id: r.id,
   name: r.name,
@@ -40,11 +51,11 @@ export const SqlOrganizationsRepo = Layer.effect(
         } ON CONFLICT (api_key, id) DO NOTHING`.pipe(ignoreRows),
       find: (apiKey, id) =>
         sql`SELECT * FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       isDisabled: (apiKey, id) =>
         sql`SELECT disabled FROM organizations WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : bool(rows[0].disabled))
+          firstRow((row: Pick<OrganizationSqlRow, "disabled">) => bool(row.disabled))
         ),
       setDisabled: (apiKey, id, disabled, now) =>
         sql`UPDATE organizations SET disabled = ${flag(disabled)}, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`
@@ -56,7 +67,7 @@ export const SqlOrganizationsRepo = Layer.effect(
             ...(ids ? [sql.in("id", ids)] : []),
             ...(after !== undefined ? [sql`id > ${after}`] : [])
           ])
-        } ORDER BY id ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toRow))),
+        } ORDER BY id ${limitRows(sql, limit)}`.pipe(allRows(toRow)),
       delete: (apiKey, id) =>
         sql`DELETE FROM organizations WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
           mapRows((rows) => rows.length > 0)

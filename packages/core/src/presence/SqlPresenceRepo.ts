@@ -1,11 +1,23 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { num, strOrNull } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
+import { type IntegerColumn, num, strOrNull } from "../sql/Rows.js"
 import { PresenceRepo, type PresenceRow } from "./PresenceRepo.js"
 
-const toRow = (r: any): PresenceRow => ({
+/** One `presence` row as the drivers return it (column types: sql/Rows.ts). */
+interface PresenceSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly document_id: string
+  readonly user_id: string
+  readonly name: string | null
+  readonly email: string | null
+  readonly status: PresenceRow["status"]
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: PresenceSqlRow): PresenceRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   documentId: r.document_id,
@@ -24,7 +36,7 @@ export const SqlPresenceRepo = Layer.effect(
       find: (apiKey, organizationId, documentId, userId) =>
         sql`SELECT * FROM presence WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND document_id = ${documentId} AND user_id = ${userId}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       put: (p) =>
         sql`INSERT INTO presence ${
@@ -51,7 +63,7 @@ export const SqlPresenceRepo = Layer.effect(
         }`.pipe(ignoreRows),
       list: (apiKey, organizationId, documentId) =>
         sql`SELECT * FROM presence WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND document_id = ${documentId} ORDER BY user_id`.pipe(mapRows((rows) => rows.map(toRow)))
+          AND document_id = ${documentId} ORDER BY user_id`.pipe(allRows(toRow))
     }
   })
 )

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { mapRows } from "../sql/MapRows.js"
-import { num } from "../sql/Rows.js"
+import { type IntegerColumn, num } from "../sql/Rows.js"
 import { RateLimitsRepo } from "./RateLimitsRepo.js"
 
 export const SqlRateLimitsRepo = Layer.effect(
@@ -13,6 +13,6 @@ export const SqlRateLimitsRepo = Layer.effect(
         ON CONFLICT (key) DO UPDATE SET
           hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + 1 ELSE 1 END,
           window_start = excluded.window_start
-        RETURNING hits`.pipe(mapRows((rows) => num(rows[0]!.hits)))
+        RETURNING hits`.pipe(mapRows((rows: ReadonlyArray<{ readonly hits: IntegerColumn }>) => num(rows[0]!.hits)))
   }))
 )

@@ -13,8 +13,8 @@ import { commitOf } from "./SqlInternals.js"
  */
 class MappedRows<A> extends Effectable.Class<A> {
   constructor(
-    readonly statement: Statement.Statement<any>,
-    readonly f: (rows: ReadonlyArray<any>) => A
+    readonly statement: Statement.Statement<unknown>,
+    readonly f: (rows: ReadonlyArray<unknown>) => A
   ) {
     super()
   }
@@ -23,14 +23,25 @@ class MappedRows<A> extends Effectable.Class<A> {
     // A statement is an Effect whose evaluation is its own commit() (SqlInternals.ts).
     const rows = commitOf(this.statement)
     return Exit.isExit(rows) && Exit.isSuccess(rows)
-      ? Exit.succeed(this.f(rows.value as ReadonlyArray<any>))
+      ? Exit.succeed(this.f(rows.value as ReadonlyArray<unknown>))
       : Effect.orDie(Effect.map(rows, this.f))
   }
 }
 
-/** Every SQL repository's way to run a statement: `sql\`...\`.pipe(mapRows((rows) => ...))`. */
-export const mapRows = <A>(f: (rows: ReadonlyArray<any>) => A) => (statement: Statement.Statement<any>): Effect.Effect<A> =>
-  new MappedRows(statement, f)
+/**
+ * Every SQL repository's way to run a statement: `sql\`...\`.pipe(mapRows((rows: ReadonlyArray<Row>) => ...))`.
+ * `Row` declares the columns the statement selects, as the drivers return them (Rows.ts); the
+ * driver's rows are taken to be those, so the SELECT and its row type are written side by side.
+ */
+export const mapRows = <Row, A>(f: (rows: ReadonlyArray<Row>) => A) => (statement: Statement.Statement<unknown>): Effect.Effect<A> =>
+  new MappedRows(statement, f as (rows: ReadonlyArray<unknown>) => A)
+
+/** Every row through `toRow`. */
+export const allRows = <Row, A>(toRow: (row: Row) => A) => mapRows((rows: ReadonlyArray<Row>) => rows.map((row) => toRow(row)))
+
+/** The first row through `toRow`, or undefined when there is none. */
+export const firstRow = <Row, A>(toRow: (row: Row) => A) =>
+  mapRows((rows: ReadonlyArray<Row>) => rows[0] === undefined ? undefined : toRow(rows[0]))
 
 /** A statement run for its effect only; a storage failure is a defect. */
-export const ignoreRows: (statement: Statement.Statement<any>) => Effect.Effect<void> = mapRows(() => undefined)
+export const ignoreRows: (statement: Statement.Statement<unknown>) => Effect.Effect<void> = mapRows(() => undefined)

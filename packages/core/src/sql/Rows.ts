@@ -3,6 +3,15 @@
  * booleans and numbers for integers; PostgreSQL returns booleans and strings
  * for BIGINT. Rows are always normalized through these.
  */
+/** An integer column as a driver returns it: a number from SQLite, a string from pg for BIGINT. */
+export type IntegerColumn = number | bigint | string
+
+/** A 0/1 flag column (an INTEGER on both dialects). */
+export type FlagColumn = number | boolean
+
+/** A JSON column: TEXT on both dialects. */
+export type JsonColumn = string
+
 export const bool = (value: unknown): boolean => value === true || value === 1 || value === "1" || value === "t"
 
 export const num = (value: unknown): number => typeof value === "number" ? value : Number(value)

@@ -1,11 +1,21 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, fromJson, num, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
 import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
 
-const toRow = (r: any): SigningKeyRow => ({
+/** One `signing_keys` row as the drivers return it (column types: sql/Rows.ts). */
+interface SigningKeySqlRow {
+  readonly kid: string
+  readonly alg: string
+  readonly private_jwk: JsonColumn
+  readonly public_jwk: JsonColumn
+  readonly created_at: IntegerColumn
+  readonly active: FlagColumn
+}
+
+const toRow = (r: SigningKeySqlRow): SigningKeyRow => ({
   kid: r.kid,
   alg: r.alg,
   privateJwk: fromJson(r.private_jwk, {}),
@@ -33,9 +43,9 @@ export const SqlSigningKeysRepo = Layer.effect(
           })
         } ON CONFLICT DO NOTHING`.pipe(ignoreRows),
       active: sql`SELECT * FROM signing_keys WHERE active = 1`.pipe(
-        mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+        firstRow(toRow)
       ),
-      list: sql`SELECT * FROM signing_keys ORDER BY created_at, kid`.pipe(mapRows((rows) => rows.map(toRow)))
+      list: sql`SELECT * FROM signing_keys ORDER BY created_at, kid`.pipe(allRows(toRow))
     }
   })
 )

@@ -1,12 +1,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { num } from "../sql/Rows.js"
+import { firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { type IntegerColumn, num } from "../sql/Rows.js"
 import { compareText } from "../TextOrder.js"
 import { type UserGroupRow, UserGroupsRepo } from "./UserGroupsRepo.js"
 
-const toGroup = (r: any): UserGroupRow => ({
+/** One `user_groups` row as the drivers return it (column types: sql/Rows.ts). */
+interface UserGroupSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly group_id: string
+  readonly name: string
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toGroup = (r: UserGroupSqlRow): UserGroupRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   groupId: r.group_id,
@@ -22,7 +32,7 @@ export const SqlUserGroupsRepo = Layer.effect(
     return {
       findGroup: (apiKey, organizationId, groupId) =>
         sql`SELECT * FROM user_groups WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND group_id = ${groupId}`
-          .pipe(mapRows((rows) => rows[0] === undefined ? undefined : toGroup(rows[0]))),
+          .pipe(firstRow(toGroup)),
       putGroup: (g) =>
         sql`INSERT INTO user_groups ${
           sql.insert({
@@ -47,7 +57,7 @@ export const SqlUserGroupsRepo = Layer.effect(
       removeAllMembers: (apiKey, organizationId, groupId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND group_id = ${groupId} RETURNING user_id`.pipe(
-          mapRows((rows) => rows.map((r: any) => String(r.user_id)).sort(compareText))
+          mapRows((rows: ReadonlyArray<{ readonly user_id: string }>) => rows.map((r) => r.user_id).sort(compareText))
         ),
       removeFromOrganizationGroups: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}

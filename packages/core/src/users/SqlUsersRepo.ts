@@ -3,11 +3,25 @@ import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
 
-const toUser = (r: any): UserRow => ({
+/** One `users` row as the drivers return it (column types: sql/Rows.ts). */
+interface UserSqlRow {
+  readonly api_key: string
+  readonly user_id: string
+  readonly internal_id: string
+  readonly name: string | null
+  readonly email: string | null
+  readonly photo_url: string | null
+  readonly user_initial: string | null
+  readonly metadata: JsonColumn
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toUser = (r: UserSqlRow): UserRow => ({
   apiKey: r.api_key,
   userId: r.user_id,
   internalId: r.internal_id,
@@ -20,7 +34,19 @@ const toUser = (r: any): UserRow => ({
   updatedAt: num(r.updated_at)
 })
 
-const toMembership = (r: any): MembershipRow => ({
+/** One `user_memberships` row as the drivers return it (column types: sql/Rows.ts). */
+interface MembershipSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly level: MembershipRow["level"]
+  readonly scope_id: string
+  readonly user_id: string
+  readonly access_role: MembershipRow["accessRole"]
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toMembership = (r: MembershipSqlRow): MembershipRow => ({
   apiKey: r.api_key,
   organizationId: r.organization_id,
   level: r.level,
@@ -55,7 +81,7 @@ export const SqlUsersRepo = Layer.effect(
     return {
       findUser: (apiKey, userId) =>
         sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id = ${userId}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toUser(rows[0]))
+          firstRow(toUser)
         ),
       putUser: (u) =>
         sql`INSERT INTO users ${
@@ -77,7 +103,7 @@ export const SqlUsersRepo = Layer.effect(
       findMembership: (apiKey, organizationId, level, scopeId, userId) =>
         sql`SELECT * FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toMembership(rows[0]))
+          firstRow(toMembership)
         ),
       putMembership: (m) =>
         sql`INSERT INTO user_memberships ${
@@ -109,7 +135,7 @@ export const SqlUsersRepo = Layer.effect(
             ...(filter.scopeId !== undefined ? [sql`m.scope_id = ${filter.scopeId}`] : []),
             ...(options.after !== undefined ? [sql`m.user_id > ${options.after}`] : [])
           ])
-        }) ORDER BY user_id ${limitRows(sql, options.limit)}`.pipe(mapRows((rows) => rows.map(toUser))),
+        }) ORDER BY user_id ${limitRows(sql, options.limit)}`.pipe(allRows(toUser)),
       listByDocument: (apiKey, organizationId, options) => {
         const { after } = options
         return sql`SELECT m.scope_id AS document_id, u.* FROM user_memberships m
@@ -122,7 +148,7 @@ export const SqlUsersRepo = Layer.effect(
               : [])
           ])
         } ORDER BY m.scope_id, m.user_id ${limitRows(sql, options.limit)}`.pipe(
-          mapRows((rows) => rows.map((r: any) => ({ documentId: r.document_id, user: toUser(r) })))
+          allRows((r: UserSqlRow & { readonly document_id: string }) => ({ documentId: r.document_id, user: toUser(r) }))
         )
       }
     }

@@ -1,11 +1,23 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, num } from "../sql/Rows.js"
+import { firstRow, ignoreRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, type IntegerColumn, num } from "../sql/Rows.js"
 import { WebhookConfigRepo, type WebhookConfigRow } from "./WebhookConfigRepo.js"
 
-const toRow = (r: any): WebhookConfigRow => ({
+/** One `advanced_webhook_configs` row as the drivers return it (column types: sql/Rows.ts). */
+interface WebhookConfigSqlRow {
+  readonly api_key: string
+  readonly is_enabled: FlagColumn
+  readonly encrypt_data: FlagColumn
+  readonly encode_data: FlagColumn
+  readonly public_key: string
+  readonly enable_data_protection: FlagColumn
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: WebhookConfigSqlRow): WebhookConfigRow => ({
   apiKey: r.api_key,
   isEnabled: bool(r.is_enabled),
   encryptData: bool(r.encrypt_data),
@@ -23,7 +35,7 @@ export const SqlWebhookConfigRepo = Layer.effect(
     return {
       find: (apiKey) =>
         sql`SELECT * FROM advanced_webhook_configs WHERE api_key = ${apiKey}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       upsert: (c) =>
         sql`INSERT INTO advanced_webhook_configs ${

@@ -2,14 +2,30 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { bool, flag, fromJson, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
 import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 
 /** Every column but the secret: a listed or found row never carries it. */
 const COLUMNS = "api_key, id, url, description, filter_types, channels, disabled, rate_limit, uid, metadata, created_at, updated_at"
 
-const toRow = (r: any): WebhookEndpointRow => ({
+/** One `webhook_endpoints` row as the drivers return it (column types: sql/Rows.ts). */
+interface WebhookEndpointSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly url: string
+  readonly description: string | null
+  readonly filter_types: JsonColumn | null
+  readonly channels: JsonColumn | null
+  readonly disabled: FlagColumn
+  readonly rate_limit: IntegerColumn | null
+  readonly uid: string | null
+  readonly metadata: JsonColumn
+  readonly created_at: IntegerColumn
+  readonly updated_at: IntegerColumn
+}
+
+const toRow = (r: WebhookEndpointSqlRow): WebhookEndpointRow => ({
   apiKey: r.api_key,
   id: r.id,
   url: r.url,
@@ -51,7 +67,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       find: (apiKey, id) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toRow(rows[0]))
+          firstRow(toRow)
         ),
       list: (apiKey, { after, before, limit }) =>
         (before !== undefined
@@ -65,7 +81,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
                 ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
                 : [])
             ])
-          } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(mapRows((rows) => rows.map(toRow))),
+          } ORDER BY created_at, id ${limitRows(sql, limit)}`).pipe(allRows(toRow)),
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
           sql.update(editable(e))
@@ -76,7 +92,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         ),
       findSecret: (apiKey, id) =>
         sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : String(rows[0].secret))
+          firstRow((row: { readonly secret: string }) => row.secret)
         )
     }
   })

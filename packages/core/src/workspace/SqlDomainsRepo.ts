@@ -1,12 +1,17 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { mapRows } from "../sql/MapRows.js"
+import { allRows, mapRows } from "../sql/MapRows.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 
+/** An allowed domain's row, as far as it is read. */
+interface DomainSqlRow {
+  readonly domain: string
+}
+
 /** RETURNING lists only the rows really inserted or deleted, in no promised order: keep the caller's. */
-const inGivenOrder = (given: ReadonlyArray<string>) => (rows: ReadonlyArray<Record<string, unknown>>) => {
-  const touched = new Set(rows.map((row) => String(row.domain)))
+const inGivenOrder = (given: ReadonlyArray<string>) => (rows: ReadonlyArray<DomainSqlRow>) => {
+  const touched = new Set(rows.map((row) => row.domain))
   return given.filter((domain) => touched.has(domain))
 }
 
@@ -17,7 +22,7 @@ export const SqlDomainsRepo = Layer.effect(
     return {
       list: (apiKey) =>
         sql`SELECT domain FROM allowed_domains WHERE api_key = ${apiKey} ORDER BY created_at, domain`.pipe(
-          mapRows((rows) => rows.map((row) => String(row.domain)))
+          allRows((row: DomainSqlRow) => row.domain)
         ),
       add: (apiKey, domains, now) =>
         domains.length === 0 ? Effect.succeed([]) : sql`INSERT INTO allowed_domains ${

@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, toJson } from "../sql/Rows.js"
+import { firstRow, ignoreRows } from "../sql/MapRows.js"
+import { fromJson, type JsonColumn, toJson } from "../sql/Rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 
 export const SqlSettingsRepo = Layer.effect(
@@ -12,7 +12,7 @@ export const SqlSettingsRepo = Layer.effect(
     return {
       get: (apiKey, name) =>
         sql`SELECT value FROM workspace_settings WHERE api_key = ${apiKey} AND name = ${name}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : fromJson<unknown>(rows[0].value, undefined))
+          firstRow((row: { readonly value: JsonColumn }) => fromJson<unknown>(row.value, undefined))
         ),
       put: (apiKey, name, value) =>
         sql`INSERT INTO workspace_settings ${sql.insert({ api_key: apiKey, name, value: toJson(value) })}

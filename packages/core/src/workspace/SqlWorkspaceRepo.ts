@@ -2,11 +2,23 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, num, strOrNull, toJson } from "../sql/Rows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type ApiKeyRow, type AuthTokenRow, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
 
-const toWorkspace = (r: any): WorkspaceRow => ({
+/** One `workspaces` row as the drivers return it (column types: sql/Rows.ts). */
+interface WorkspaceSqlRow {
+  readonly id: string
+  readonly name: string
+  readonly owner_id: string
+  readonly owner_email: string
+  readonly owner_name: string
+  readonly owner_avatar: string | null
+  readonly auth_token_hash: string
+  readonly created_at: IntegerColumn
+}
+
+const toWorkspace = (r: WorkspaceSqlRow): WorkspaceRow => ({
   id: r.id,
   name: r.name,
   ownerId: r.owner_id,
@@ -17,7 +29,16 @@ const toWorkspace = (r: any): WorkspaceRow => ({
   createdAt: num(r.created_at)
 })
 
-const toApiKey = (r: any): ApiKeyRow => ({
+/** One `api_keys` row as the drivers return it (column types: sql/Rows.ts). */
+interface ApiKeySqlRow {
+  readonly api_key: string
+  readonly workspace_id: string
+  readonly name: string
+  readonly type: ApiKeyRow["type"]
+  readonly created_at: IntegerColumn
+}
+
+const toApiKey = (r: ApiKeySqlRow): ApiKeyRow => ({
   apiKey: r.api_key,
   workspaceId: r.workspace_id,
   name: r.name,
@@ -25,7 +46,18 @@ const toApiKey = (r: any): ApiKeyRow => ({
   createdAt: num(r.created_at)
 })
 
-const toAuthToken = (r: any): AuthTokenRow => ({
+/** One `auth_tokens` row as the drivers return it (column types: sql/Rows.ts). */
+interface AuthTokenSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly name: string
+  readonly token_hash: string
+  readonly hint: string
+  readonly domains: JsonColumn
+  readonly created_at: IntegerColumn
+}
+
+const toAuthToken = (r: AuthTokenSqlRow): AuthTokenRow => ({
   apiKey: r.api_key,
   id: r.id,
   name: r.name,
@@ -55,11 +87,11 @@ export const SqlWorkspaceRepo = Layer.effect(
         }`.pipe(ignoreRows),
       findWorkspace: (id) =>
         sql`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toWorkspace(rows[0]))
+          firstRow(toWorkspace)
         ),
       countWorkspacesOwnedBy: (email) =>
         sql`SELECT COUNT(*) AS n FROM workspaces WHERE owner_email = ${email}`.pipe(
-          mapRows((rows) => num(rows[0]!.n))
+          mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
         ),
       insertApiKey: (k) =>
         sql`INSERT INTO api_keys ${
@@ -67,7 +99,7 @@ export const SqlWorkspaceRepo = Layer.effect(
         }`.pipe(ignoreRows),
       findApiKey: (apiKey) =>
         sql`SELECT * FROM api_keys WHERE api_key = ${apiKey}`.pipe(
-          mapRows((rows) => rows[0] === undefined ? undefined : toApiKey(rows[0]))
+          firstRow(toApiKey)
         ),
       listApiKeys: (workspaceId, { after, apiKeys, limit }) =>
         sql`SELECT * FROM api_keys WHERE ${
@@ -76,7 +108,7 @@ export const SqlWorkspaceRepo = Layer.effect(
             ...(apiKeys ? [sql.in("api_key", apiKeys)] : []),
             ...(after !== undefined ? [sql`api_key > ${after}`] : [])
           ])
-        } ORDER BY api_key ${limitRows(sql, limit)}`.pipe(mapRows((rows) => rows.map(toApiKey))),
+        } ORDER BY api_key ${limitRows(sql, limit)}`.pipe(allRows(toApiKey)),
       renameApiKey: (workspaceId, apiKey, name) =>
         sql`UPDATE api_keys SET name = ${name} WHERE workspace_id = ${workspaceId} AND api_key = ${apiKey} RETURNING api_key`.pipe(
           mapRows((rows) => rows.length > 0)
@@ -95,16 +127,16 @@ export const SqlWorkspaceRepo = Layer.effect(
         }`.pipe(ignoreRows),
       listAuthTokens: (apiKey) =>
         sql`SELECT * FROM auth_tokens WHERE api_key = ${apiKey} ORDER BY created_at, id`.pipe(
-          mapRows((rows) => rows.map(toAuthToken))
+          allRows(toAuthToken)
         ),
       deleteAuthTokens: (apiKey) => sql`DELETE FROM auth_tokens WHERE api_key = ${apiKey}`.pipe(ignoreRows),
       credentials: (apiKey) =>
         sql`SELECT k.workspace_id, t.token_hash FROM api_keys k LEFT JOIN auth_tokens t ON t.api_key = k.api_key WHERE k.api_key = ${apiKey}`
           .pipe(
-            mapRows((rows) =>
+            mapRows((rows: ReadonlyArray<{ readonly workspace_id: string; readonly token_hash: string | null }>) =>
               rows.length === 0 ? undefined : {
-                workspaceId: rows[0]!.workspace_id as string,
-                tokenHashes: rows.flatMap((r) => r.token_hash === null ? [] : [r.token_hash as string])
+                workspaceId: rows[0]!.workspace_id,
+                tokenHashes: rows.flatMap((r) => r.token_hash === null ? [] : [r.token_hash])
               }
             )
           )
