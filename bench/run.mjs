@@ -1,6 +1,6 @@
 // Request-path benchmark: `pnpm bench` (builds first). Needs wrk and taskset.
 //   node bench/run.mjs [--storage sqlite|postgres] [--duration 10] [--warmup 3] [--connections 10] [--activities 100000] [--rounds 3]
-// Each server is pinned to core 0 and wrk to core 1, as in stack-notes.md.
+// Each server is pinned to core 0 and wrk to core 1: on two cores, unpinned runs came out 10 to 30 % lower.
 // For each request it measures req/s, p99 and peak RSS of (a) a raw node:http server on the same
 // database (better-sqlite3, or pg on PostgreSQL) and (b) `atrium serve` on it, alternating a and b
 // for `rounds` rounds (this kind of machine drifts by tens of percent from minute to minute), and

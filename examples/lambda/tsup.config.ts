@@ -1,6 +1,6 @@
 // The deployable folder: dist/handler.mjs (everything bundled into one ES module, so a cold start
 // loads one file instead of several hundred) and dist/node_modules with better-sqlite3, the one
-// native addon, which cannot be bundled (stack-notes §2, gotchas 6–7). Zip dist/ as it is.
+// native addon, which cannot be bundled (a bundler cannot inline its .node binary). Zip dist/ as it is.
 import { cpSync, mkdirSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"

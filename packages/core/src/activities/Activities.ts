@@ -23,7 +23,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
 
     return {
       /**
-       * activities/add (facts §1.8). The answer is not keyed by id, so the call
+       * activities/add (docs/compatibility.md, "Activities and presence"). The answer is not keyed by id, so the call
        * is one transaction: every activity is written, or (on a storage failure) none.
        */
       add: (apiKey: string, input: typeof AddActivitiesInput.Type) =>

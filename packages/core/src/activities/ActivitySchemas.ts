@@ -33,7 +33,7 @@ const updatableFields = {
 const Timestamp = IntRange(0, Number.MAX_SAFE_INTEGER)
 
 export const ActivityInput = Schema.Struct({
-  /** Omitted: generated. An existing id is overwritten (facts §1.8). */
+  /** Omitted: generated. An existing id is overwritten, as by the hosted service. */
   id: optional(Id),
   featureType: FeatureType,
   actionType: Id,

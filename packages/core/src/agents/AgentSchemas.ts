@@ -5,7 +5,7 @@ import { EpochMillis, Id, NonEmptyText, optional, PageSize, Text } from "../sche
 export const AgentExecutionStatus = Schema.Literal("running", "passed", "failed", "error", "skipped")
 
 
-/** DECISIONS.md "Operations the spec only names": recording is an upsert by `id`. */
+/** Recording is an upsert by `id` (docs/decisions.md, "Product rulings"). */
 export const RecordExecutionInput = Schema.Struct({
   /** Omitted: a new execution with a server-made id. */
   id: optional(Id),

@@ -34,7 +34,7 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
     const ids = yield* Ids
 
     return {
-      /** POST /v2/agents/execution/record, also for host apps: upsert by `id` (DECISIONS.md). */
+      /** POST /v2/agents/execution/record, also for host apps: upsert by `id` (docs/decisions.md, "Product rulings"). */
       record: (apiKey: string, input: typeof RecordExecutionInput.Type) =>
         Effect.gen(function*() {
           const row: AgentExecutionRow = {

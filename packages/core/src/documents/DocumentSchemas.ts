@@ -16,7 +16,7 @@ const Documents = Schema.Array(DocumentInput).pipe(Schema.minItems(1, { message:
 export const AddDocumentsV1Input = Schema.Struct({
   organizationId: Id,
   documents: Documents,
-  /** Optional (DECISIONS.md): omitted means the organization root. */
+  /** Optional (docs/decisions.md, "Product rulings"): omitted means the organization root. */
   folderId: optional(Id)
 })
 

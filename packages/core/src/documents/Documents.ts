@@ -86,7 +86,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
         }),
 
       /**
-       * v2 documents/add (compatible-api-facts §1.7): an existing document is an
+       * v2 documents/add (docs/compatibility.md, "Organizations, documents and folders"): an existing document is an
        * `already-exists` failure, reported as the hosted service does: INTERNAL with
        * every item in `details`, the other items still written.
        */

@@ -48,7 +48,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
           name: input.folderName ?? input.folderId,
           parentFolderId,
           ancestors: parent === undefined ? [ROOT] : [...parent.ancestors, parent.id],
-          // Without an accessType the folder follows its parent (facts §1.7, folders/access/update).
+          // Without an accessType the folder follows its parent (folders/access/update's `inheritFromParent`, docs/compatibility.md).
           accessType: input.accessType ?? parent?.accessType ?? "public",
           inheritAccessFromParent: input.accessType === undefined,
           createdAt: now,
@@ -85,7 +85,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
 
     return {
       /**
-       * folders/add (facts §1.7). Items run in order, so a folder may name a parent
+       * folders/add (docs/compatibility.md, "Organizations, documents and folders"). Items run in order, so a folder may name a parent
        * added earlier in the same call; an unknown parent fails only that item.
        */
       add: (apiKey: string, input: typeof AddFoldersInput.Type) =>

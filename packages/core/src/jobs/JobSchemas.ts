@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { Id, NonEmptyIds, optional } from "../schema/Common.js"
 
-/** Users and organizations one deletion call may name (our limit; the spec and facts name none). */
+/** Users and organizations one deletion call may name (our limit; neither the spec nor the hosted service names one). */
 const MAX_DELETION_IDS = 100
 
 export const StartUserDataDeletionInput = Schema.Struct({

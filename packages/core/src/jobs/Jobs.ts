@@ -31,7 +31,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
 
     return {
       /**
-       * users/data/delete (compatible-api-facts §1.6): one task per kind of user
+       * users/data/delete (docs/compatibility.md, "Jobs"): one task per kind of user
        * data, and per organization when `organizationIds` narrows the job. A
        * narrowed job keeps data shared by all organizations (the user record).
        */
@@ -90,7 +90,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
           return success("Document migration started successfully.", { migrationId: job.id })
         }),
 
-      /** documents/migrate/status (compatible-api-facts §1.6); a failed migration also says why. */
+      /** documents/migrate/status (docs/compatibility.md, "Jobs"); a failed migration also says why. */
       documentMigrationStatus: (apiKey: string, input: typeof MigrationStatusInput.Type) =>
         Effect.gen(function*() {
           const job = yield* repo.find(apiKey, input.migrationId)

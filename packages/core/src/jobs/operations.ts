@@ -19,7 +19,7 @@ export const jobOperations = [
     summary: "Start deleting users' data (optionally in some organizations only); the job runs in the background.",
     input: StartUserDataDeletionInput,
     output: UserDataDeletionStarted,
-    // 202 Accepted: the hosted service answers `statusCode: 202` (compatible-api-facts §1.6).
+    // 202 Accepted: the hosted service answers `statusCode: 202` (docs/compatibility.md, "Jobs").
     successStatus: 202,
     service: Jobs,
     handler: (jobs, input, caller) => jobs.startUserDataDeletion(caller.apiKey, input)

@@ -2,10 +2,10 @@ import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
 import { EpochMillis, Id, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
 
-/** Judgments per add call: the facts name no limit; 100 keeps one call's transactions short. */
+/** Judgments per add call: the hosted service names no limit; 100 keeps one call's transactions short. */
 export const MAX_JUDGMENTS_PER_CALL = 100
 
-/** The decision values of compatible-api-facts §6.2. */
+/** The hosted service's decision values (docs/compatibility.md, "Judgments and suggestions"). */
 export const Decision = Schema.Literal(
   "comment",
   "resolve",
@@ -63,7 +63,7 @@ export const QueryJudgmentsInput = Schema.Struct({
   limit: optional(IntRange(1, 100))
 })
 
-/** compatible-api-facts §6.2 judgments/query record; unset fields are null. */
+/** A judgments/query record as the hosted service answers it; unset fields are null. */
 export const JudgmentRecord = Schema.Struct({
   recordId: Schema.String,
   reasoning: Schema.String,
@@ -80,7 +80,7 @@ export const JudgmentRecord = Schema.Struct({
   agent: Schema.NullOr(Schema.Struct({ agentId: Schema.String }))
 }).annotations({ identifier: "JudgmentRecord" })
 
-/** As the facts show: no status/message/data. */
+/** As the hosted service answers: no status/message/data. */
 export const QueryJudgmentsResult = Schema.Struct({
   results: Schema.Array(JudgmentRecord),
   total: Schema.Number

@@ -45,7 +45,7 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
 
     return {
       /**
-       * POST /v2/memory/judgments/add (DECISIONS.md). Each item is its own transaction; an item
+       * POST /v2/memory/judgments/add (docs/decisions.md, "Judgments and suggestions"). Each item is its own transaction; an item
        * of a disabled organization fails alone (the dispatcher's gate covers one organization per call).
        */
       add: (apiKey: string, input: typeof AddJudgmentsInput.Type) =>
@@ -82,7 +82,7 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
           return success("Judgment(s) processed successfully.", data)
         }),
 
-      /** POST /v2/memory/judgments/query (compatible-api-facts §6.2): the newest matches, and how many match in all. */
+      /** POST /v2/memory/judgments/query (docs/compatibility.md, "Judgments and suggestions"): the newest matches, and how many match in all. */
       query: (apiKey: string, input: typeof QueryJudgmentsInput.Type) =>
         Effect.gen(function*() {
           const { limit = DEFAULT_QUERY_LIMIT, ...filters } = input

@@ -11,7 +11,7 @@ import type {
 } from "./NotificationPreferenceSchemas.js"
 import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./NotificationPreferencesRepo.js"
 
-/** compatible-api-facts §5: the SDK's defaults when nothing is set. */
+/** The SDK's defaults when nothing is set (docs/compatibility.md, "Notifications"). */
 const DEFAULTS = { inbox: "ALL", email: "MINE" } as const
 
 /**

@@ -5,7 +5,7 @@ import { Email, Id, NonEmptyIds, optional, Text } from "../schema/Common.js"
 export const PresenceStatus = Schema.Literal("online", "away", "offline")
 export type PresenceStatus = typeof PresenceStatus.Type
 
-/** compatible-api-facts §1.8 presence/add and presence/update. */
+/** presence/add and presence/update as the hosted service takes them (docs/compatibility.md, "Activities and presence"). */
 export const PresenceWriteInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,

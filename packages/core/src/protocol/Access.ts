@@ -64,7 +64,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
     authToken: string | undefined,
     ip: string
   ) => Effect.Effect<WorkspaceCaller, ApiError<"PERMISSION_DENIED">>
-  /** A disabled organization refuses reads and writes of its data (DECISIONS.md). */
+  /** A disabled organization refuses reads and writes of its data (docs/decisions.md, "Product rulings"). */
   readonly ensureOrganizationEnabled: (apiKey: string, organizationId: string) => Effect.Effect<void, ApiError<"PERMISSION_DENIED">>
   /** True when this process saw the organization enabled within `cacheTtlMillis` (then `ensureOrganizationEnabled` has nothing to do). */
   readonly knownEnabled: (apiKey: string, organizationId: string) => boolean

@@ -20,7 +20,7 @@ const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 
 /**
  * A decoder for an operation's `data`: a schema violation is INVALID_ARGUMENT,
  * whose message names the first offending field and whose `details.issues`
- * lists every problem (DECISIONS.md, "Protocol").
+ * lists every problem (docs/decisions.md, "Product rulings").
  */
 export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })

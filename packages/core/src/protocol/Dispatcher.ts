@@ -66,7 +66,7 @@ const containsNul = (value: unknown): boolean => {
 
 /**
  * The body must be a JSON object whose only key is `data`, itself an object
- * (spec convention 2; DECISIONS.md). Returns the `data` or the error.
+ * (spec convention 2; docs/decisions.md, "Product rulings"). Returns the `data` or the error.
  */
 const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unknown, ApiError> => {
   if (!isJsonContentType(header(request, "content-type"))) {

@@ -1,6 +1,6 @@
 /**
  * The error vocabulary of the API (Google's canonical codes) and the one table
- * that maps each to an HTTP status (DECISIONS.md, "Protocol").
+ * that maps each to an HTTP status (docs/decisions.md, "Product rulings").
  */
 export const httpStatusOf = {
   INVALID_ARGUMENT: 400,

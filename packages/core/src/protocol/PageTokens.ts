@@ -10,7 +10,7 @@ import { type ApiError, invalidArgument } from "./ApiError.js"
 /**
  * Opaque page tokens: a cursor encrypted and bound to the API key, the
  * operation and the query's filters, so a token is only good for the query
- * that made it (DECISIONS.md, "Data").
+ * that made it (docs/decisions.md, "Product rulings").
  */
 export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageTokens, {
   readonly encode: (scope: PageScope, cursor: unknown) => Effect.Effect<string>

@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 
 /**
  * An id supplied by a caller: 1 to 256 characters, no control characters
- * (DECISIONS.md, "Data"). Every caller-supplied id in every operation uses it.
+ * (docs/decisions.md, "Product rulings"). Every caller-supplied id in every operation uses it.
  */
 export const Id = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),

@@ -54,7 +54,7 @@ const MIXED_IDS = [
   "\ue000", "ﬀ", "\ufffd", "a\ufffd", "a😀"
 ]
 
-/** 256 characters (the longest id a caller may send, DECISIONS.md "Data"), with multi-byte ones. */
+/** 256 characters (the longest id a caller may send, docs/decisions.md, "Product rulings"), with multi-byte ones. */
 const LONG_IDS = ["a".repeat(256), "é".repeat(256), "😀".repeat(128), "中".repeat(255) + "z"]
 
 const ascending = (ids: ReadonlyArray<string>) => [...ids].sort(compareText)

@@ -11,7 +11,7 @@ export const TokenResourceInput = Schema.Struct({
   id: Id,
   organizationId: optional(Id),
   accessRole: optional(Schema.Literal("viewer", "editor")),
-  /** Seconds or milliseconds (DECISIONS.md: below 10^12 is seconds); stored in the token as ms. */
+  /** Seconds or milliseconds (below 10^12 is seconds: docs/decisions.md, "Product rulings"); stored in the token as ms. */
   expiresAt: optional(Schema.Number.pipe(Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" })))
 }).pipe(
   Schema.filter((resource) =>

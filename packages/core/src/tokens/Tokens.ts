@@ -22,7 +22,7 @@ const toSigningKey = (row: SigningKeyRow): SigningKey => ({
   createdAt: row.createdAt
 })
 
-/** DECISIONS.md "Tokens": `accessRole` defaults to editor; `expiresAt` is stored in ms (whole ms). */
+/** docs/decisions.md, "Product rulings": `accessRole` defaults to editor; `expiresAt` is stored in ms (whole ms). */
 const toResource = (resource: typeof TokenResourceInput.Type): TokenResource => ({
   type: resource.type,
   id: resource.id,
@@ -69,7 +69,7 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
     )
 
     return {
-      /** Spec: POST /v2/auth/generate_token. Claims per DECISIONS.md "Tokens"; `aud` is the calling API key. */
+      /** Spec: POST /v2/auth/generate_token. Claims per docs/decisions.md, "Product rulings"; `aud` is the calling API key. */
       generate: (apiKey: string, input: typeof GenerateTokenInput.Type) =>
         Effect.gen(function*() {
           const key = yield* activeKey

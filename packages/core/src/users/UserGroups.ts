@@ -9,7 +9,7 @@ import { UserGroupsRepo } from "./UserGroupsRepo.js"
 
 type GroupUserItem = { success: boolean; organizationUserGroupId: string; message: string }
 
-/** Organization user groups (compatible-api-facts §1.7): named sets of user ids, a filter of users/get. */
+/** Organization user groups (docs/compatibility.md, "Users"): named sets of user ids, a filter of users/get. */
 export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserGroups", {
   accessors: true,
   effect: Effect.gen(function*() {

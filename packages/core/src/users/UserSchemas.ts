@@ -5,12 +5,12 @@ import { Email, Id, Ids, JsonObject, NonEmptyIds, optional, PageSize, Text } fro
 export const AccessRole = Schema.Literal("viewer", "editor")
 export type AccessRole = typeof AccessRole.Type
 
-/** Spec (users get, update, delete) and compatible-api-facts §1.5 (add): "provide either documentId or folderId". */
+/** Spec (users get, update, delete) and the hosted service's users/add (docs/compatibility.md, "Users"): "provide either documentId or folderId". */
 const documentOrFolder = (input: { readonly documentId?: string; readonly folderId?: string }) =>
   input.documentId === undefined || input.folderId === undefined ||
   { path: ["folderId"], message: "provide either documentId or folderId, not both" }
 
-/** A user as written by users/add and v2 users/update (compatible-api-facts §1.5). */
+/** A user as written by users/add and v2 users/update (docs/compatibility.md, "Users"). */
 export const UserInput = Schema.Struct(
   {
     userId: Id,
@@ -28,7 +28,7 @@ export const UserInput = Schema.Struct(
 
 export const AddUsersInput = Schema.Struct({
   organizationId: Id,
-  /** Accepted for compatibility: a missing organization is always created (compatible-api-facts §1.5). */
+  /** Accepted for compatibility: a missing organization is always created (docs/compatibility.md, "Users"). */
   createOrganization: optional(Schema.Boolean),
   documentId: optional(Id),
   createDocument: optional(Schema.Boolean),
@@ -64,7 +64,7 @@ export const UpdateUsersV1Input = Schema.Struct({
   users: Schema.Array(Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email) })).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
 }).pipe(Schema.filter(documentOrFolder))
 
-/** v2 users/update: the users/add body without the create flags, `accessRole` included (compatible-api-facts §1.5). */
+/** v2 users/update: the users/add body without the create flags, `accessRole` included (docs/compatibility.md, "Users"). */
 export const UpdateUsersV2Input = Schema.Struct({
   organizationId: Id,
   documentId: optional(Id),
@@ -87,7 +87,7 @@ export const User = Schema.Struct({
 export type User = typeof User.Type
 
 /**
- * The next page token is given under both names the spec shows (DECISIONS.md);
+ * The next page token is given under both names the spec shows (docs/decisions.md, "Product rulings");
  * with allDocuments and groupByDocumentId, `data` maps document ids to users.
  */
 export const UsersPage = SuccessResult(

@@ -35,7 +35,7 @@ const scopeOf = (input: { readonly documentId?: string; readonly folderId?: stri
     ? { level: "folder", scopeId: input.folderId }
     : { level: "organization", scopeId: "" }
 
-/** compatible-api-facts §1.5: `initial` is derived from `name` when missing. */
+/** As the hosted service (docs/compatibility.md, "Users"): `initial` is derived from `name` when missing. */
 const initialOf = (name: string): string | null => Array.from(name.trim())[0]?.toUpperCase() ?? null
 
 /** The given fields over `base`; other fields of the User model are merged into the metadata. */
@@ -74,7 +74,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const { withTransaction } = yield* Transactions
 
     /**
-     * users/add creates a missing organization (compatible-api-facts §1.5); a missing
+     * users/add creates a missing organization (docs/compatibility.md, "Users"); a missing
      * document or folder only with createDocument / createFolder, else the call is
      * NOT_FOUND and, being one transaction, writes nothing.
      */
@@ -153,7 +153,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
       }))
 
     return {
-      /** compatible-api-facts §1.5 users/add: a missing organization is created; users join only the level named. */
+      /** users/add (docs/compatibility.md, "Users"): a missing organization is created; users join only the level named. */
       add: (apiKey: string, input: typeof AddUsersInput.Type) =>
         Effect.gen(function*() {
           const scope = scopeOf(input)

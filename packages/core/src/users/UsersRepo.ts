@@ -15,7 +15,7 @@ export interface UserRow {
   readonly email: string | null
   readonly photoUrl: string | null
   readonly initial: string | null
-  /** Caller-supplied user fields beyond the named ones (compatible-api-facts §1.5: the SDK's User model). */
+  /** Caller-supplied user fields beyond the named ones (the SDK's User model: docs/compatibility.md, "Users"). */
   readonly metadata: Readonly<Record<string, unknown>>
   readonly createdAt: number
   readonly updatedAt: number

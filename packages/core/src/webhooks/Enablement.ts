@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import { type ApiError, failedPrecondition } from "../protocol/ApiError.js"
 import type { WebhookConfigRow } from "./WebhookConfigRepo.js"
 
-/** Facts §1.4, word for word. */
+/** The hosted service's messages, word for word (docs/compatibility.md, "Advanced webhooks"). */
 export const NOT_CONFIGURED =
   "Advanced webhooks are not configured for this workspace. Enable them first via POST /v2/workspace/advancedwebhookconfig/update with { \"isEnabled\": true }."
 export const DISABLED =

@@ -1,7 +1,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 
-/** The advanced-webhook settings of one API key (facts §1.4). No row: never configured. */
+/** The advanced-webhook settings of one API key (docs/compatibility.md, "Advanced webhooks"). No row: never configured. */
 export interface WebhookConfigRow {
   readonly apiKey: string
   readonly isEnabled: boolean

@@ -4,7 +4,7 @@ import { optional, Text } from "../schema/Common.js"
 
 export const GetWebhookConfigInput = Schema.Struct({})
 
-/** Facts §1.4: every field is optional; the service refuses an empty update with the hosted service's message. */
+/** As the hosted service (docs/compatibility.md, "Advanced webhooks"): every field is optional; the service refuses an empty update with the hosted service's message. */
 export const UpdateWebhookConfigInput = Schema.Struct({
   isEnabled: optional(Schema.Boolean),
   encryptData: optional(Schema.Boolean),

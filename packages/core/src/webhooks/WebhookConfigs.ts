@@ -7,7 +7,7 @@ import { NOT_CONFIGURED } from "./Enablement.js"
 import { WebhookConfigRepo, type WebhookConfigRow } from "./WebhookConfigRepo.js"
 import type { AdvancedWebhookConfig, UpdateWebhookConfigInput } from "./WebhookConfigSchemas.js"
 
-/** What `get` answers before any configuration (facts §1.4). */
+/** What `get` answers before any configuration (docs/compatibility.md, "Advanced webhooks"). */
 const DEFAULTS: AdvancedWebhookConfig = {
   isEnabled: false,
   encryptData: false,
@@ -38,7 +38,7 @@ export class WebhookConfigs extends Effect.Service<WebhookConfigs>()("@atrium/co
 
       /**
        * Partial update that echoes the full settings. The first one must enable the feature
-       * (`isEnabled: true`); anything else sent before that is FAILED_PRECONDITION (facts §1.4).
+       * (`isEnabled: true`); anything else sent before that is FAILED_PRECONDITION (docs/compatibility.md, "Advanced webhooks").
        */
       update: (apiKey: string, input: typeof UpdateWebhookConfigInput.Type) =>
         Effect.gen(function*() {

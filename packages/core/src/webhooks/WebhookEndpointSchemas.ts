@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { Id, IntRange, NonEmptyIds, NonEmptyText, optional, Text } from "../schema/Common.js"
 
-/** Longest accepted endpoint url. Whether it is an http(s) URL is checked by the service, for the exact message (facts §1.4). */
+/** Longest accepted endpoint url. Whether it is an http(s) URL is checked by the service, for the exact message (docs/compatibility.md, "Advanced webhooks"). */
 const Url = Text(2000)
 
 const Description = Text(1000)
@@ -10,7 +10,7 @@ const Description = Text(1000)
 /** Event type names such as `comment.add`; non-empty when given (spec). */
 const FilterTypes = NonEmptyIds(100)
 
-/** Non-empty when given (spec); at most 10 channels of 128 characters, as the delivery platform the facts name (Svix) allows. */
+/** Non-empty when given (spec); at most 10 channels of 128 characters, as Svix, the hosted service's delivery platform, allows. */
 const Channels = Schema.Array(NonEmptyText(128)).pipe(
   Schema.minItems(1, { message: () => "must have at least 1 entry" }),
   Schema.maxItems(10, { message: () => "must have at most 10 entries" })
@@ -19,7 +19,7 @@ const Channels = Schema.Array(NonEmptyText(128)).pipe(
 /** Deliveries per second: a positive integer (spec Limits), bounded to fit a 32-bit column. */
 const RateLimit = IntRange(1, 2_147_483_647)
 
-/** String values only (spec); stored, not echoed in the record (facts §1.4). */
+/** String values only (spec); stored, not echoed in the record, as by the hosted service. */
 const Metadata = Schema.Record({ key: Schema.String, value: Schema.String })
 
 /** Optional fields accept `null` as "unset", so a record read back can be sent again as is. */
@@ -45,7 +45,7 @@ export const ListEndpointsInput = Schema.Struct({
 
 export const EndpointIdInput = Schema.Struct({ endpointId: Id })
 
-/** Facts §1.4: `uid` is not updatable; `null` clears description, filterTypes, channels and rateLimit. */
+/** As the hosted service: `uid` is not updatable; `null` clears description, filterTypes, channels and rateLimit. */
 export const UpdateEndpointInput = Schema.Struct({
   endpointId: Id,
   url: optional(Url),

@@ -17,7 +17,7 @@ import type {
 } from "./WebhookEndpointSchemas.js"
 import { type EndpointPosition, type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 
-/** Facts §1.4: the hosted service's answer for an endpoint it does not know. */
+/** The hosted service's answer for an endpoint it does not know. */
 const UNKNOWN_ENDPOINT = "Advanced webhook provider request failed."
 
 const DEFAULT_LIMIT = 50

@@ -20,7 +20,7 @@ export interface WebhookEndpointRow {
   readonly rateLimit: number | null
   /** Caller-assigned id, unique per API key. */
   readonly uid: string | null
-  /** Stored, never echoed in the record (facts §1.4). */
+  /** Stored, never echoed in the record, as by the hosted service. */
   readonly metadata: Readonly<Record<string, string>>
   readonly createdAt: number
   readonly updatedAt: number

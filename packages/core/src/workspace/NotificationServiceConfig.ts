@@ -2,7 +2,7 @@ import type { NotificationServiceSettings, UpdateNotificationServiceInput } from
 
 export type NotificationService = typeof NotificationServiceSettings.Type
 
-/** Until configured: everything off, the smallest allowed numbers (facts §7 item 17). */
+/** Until configured: everything off, the smallest allowed numbers (docs/compatibility.md, "Workspace settings"). */
 export const DEFAULT_NOTIFICATION_SERVICE: NotificationService = {
   useNotificationService: false,
   notificationServiceConfig: {
@@ -16,7 +16,7 @@ export const DEFAULT_NOTIFICATION_SERVICE: NotificationService = {
 }
 
 /**
- * Turned on by the first enable (facts §1.3: "the default comment triggers and all huddle
+ * Turned on by the first enable (docs/compatibility.md, "Workspace settings": "the default comment triggers and all huddle
  * triggers"); the names are Atrium's, the hosted service does not publish its list.
  */
 export const SEEDED_TRIGGERS = {

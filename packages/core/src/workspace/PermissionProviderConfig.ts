@@ -3,7 +3,7 @@ import type { PermissionProviderSettings, UpdatePermissionProviderInput } from "
 
 export type PermissionProvider = typeof PermissionProviderSettings.Type
 
-/** Until configured (facts §7 item 20); the first enable merges the request over it (facts §1.3). */
+/** Until configured; the first enable merges the request over it (docs/compatibility.md, "Workspace settings"). */
 export const DEFAULT_PERMISSION_PROVIDER: PermissionProvider = {
   usePermissionProvider: false,
   permissionProviderConfig: { permissionProviderUrl: "", authToken: "" }

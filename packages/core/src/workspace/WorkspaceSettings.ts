@@ -69,7 +69,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
 
     return {
       /**
-       * Facts §1.3: when some domains were already allowed the answer is an INTERNAL error
+       * As the hosted service (docs/compatibility.md, "Workspace settings"): when some domains were already allowed the answer is an INTERNAL error
        * carrying both lists, but the new ones are added all the same (committed before failing).
        */
       addDomains: (apiKey: string, input: typeof DomainsInput.Type) =>

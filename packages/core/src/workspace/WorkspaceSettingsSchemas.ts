@@ -5,12 +5,12 @@ import { normalizeDomain } from "./Domains.js"
 
 // ---- Allowed domains --------------------------------------------------------------------------
 
-/** A full URL or a bare domain (facts §1.3); anything `normalizeDomain` refuses is named in the error. */
+/** A full URL or a bare domain (docs/compatibility.md, "Workspace settings"); anything `normalizeDomain` refuses is named in the error. */
 const DomainEntry = Text(2000).pipe(
   Schema.filter((entry) => normalizeDomain(entry) !== undefined || `"${entry}" is not a valid domain`)
 )
 
-/** 1 to 100 entries (spec Limits: "Domains per delete call"; facts §1.3 for add). */
+/** 1 to 100 entries (spec Limits: "Domains per delete call"; the hosted service's cap for add). */
 export const DomainsInput = Schema.Struct({
   domains: Schema.Array(DomainEntry).pipe(
     Schema.minItems(1, { message: () => "must have at least 1 entry" }),
@@ -35,7 +35,7 @@ export const PermissionProviderSettings = Schema.Struct({
   })
 }).annotations({ identifier: "PermissionProviderSettings" })
 
-/** "" (not configured) or an http(s) URL (facts §1.3). */
+/** "" (not configured) or an http(s) URL (docs/compatibility.md, "Workspace settings"). */
 const ProviderUrl = Text(2000).pipe(
   Schema.filter((value) => value === "" || isHttpUrl(value) || "Please enter a valid URL")
 )
@@ -66,7 +66,7 @@ export const NotificationServiceSettings = Schema.Struct({
   })
 }).annotations({ identifier: "NotificationServiceSettings" })
 
-/** Spec Limits: batchWindowSeconds 10..604800, maxActivities 2..50, integers (facts §5). */
+/** Spec Limits: batchWindowSeconds 10..604800, maxActivities 2..50, integers (docs/compatibility.md, "Workspace settings"). */
 const BatchScopeUpdate = Schema.Struct({
   isEnabled: optional(Schema.Boolean),
   batchWindowSeconds: optional(IntRange(10, 604_800)),
@@ -90,7 +90,7 @@ export const NotificationServiceResult = SuccessResult(NotificationServiceSettin
 
 export const SendLoginLinkInput = Schema.Struct({
   email: Email,
-  /** Checked by the service (facts §1.2 messages), after decoding. */
+  /** Checked by the service (for the hosted service's messages), after decoding. */
   continueUrl: Text(2000)
 })
 

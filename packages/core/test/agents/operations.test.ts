@@ -7,7 +7,7 @@ import { forEachBackend } from "../../../../test-support/backends.js"
 const RECORD = "/v2/agents/execution/record"
 const LIST = "/v2/agents/execution/list"
 
-/** The passed execution of compatible-api-facts §6.1 (spec version). */
+/** The passed execution the hosted service documents (docs/compatibility.md, "Agents"). */
 const passed = {
   id: "exec_1711900000000_abc123def456",
   agentId: "abc123def456",

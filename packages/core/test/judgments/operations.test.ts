@@ -311,7 +311,7 @@ forEachBackend("memory", (ctx) => {
       await expectInvalid(SUGGEST, creds, { query: "" }, "data.query")
       await expectInvalid(SUGGEST, creds, { query: "   " }, "data.query")
       await expectInvalid(SUGGEST, creds, {}, "data.query")
-      // Spec: documentId "requires organizationId" (the spec stands over the newer facts, which ignore it).
+      // Spec: documentId "requires organizationId" (the spec stands over the hosted service, which ignores it: docs/decisions.md).
       await expectInvalid(SUGGEST, creds, { query: QUESTION, documentId: "doc" }, "data.documentId")
       expect((await suggest(creds, { query: "x".repeat(10_000) })).primary).toBeNull()
       await expectInvalid(SUGGEST, creds, { query: "x".repeat(10_001) }, "data.query")

@@ -13,8 +13,8 @@ import { forEachBackend, listen } from "../../../../test-support/backends.js"
 const GENERATE = "/v2/auth/generate_token"
 const JWKS = "/.well-known/jwks.json"
 
-/** The request of compatible-api-facts §7.1. */
-const factsExample = {
+/** The request the hosted service documents (docs/compatibility.md, "Tokens"). */
+const documentedRequest = {
   userId: "user123",
   userProperties: { isAdmin: false, name: "John Doe", email: "john@example.com" },
   permissions: {
@@ -48,11 +48,11 @@ forEachBackend("auth/generate_token", (ctx) => {
   }
 
   describe("happy path", () => {
-    it("answers the facts' example with a token that verifies against the served JWKS, with every claim", async () => {
+    it("answers the documented request with a token that verifies against the served JWKS, with every claim", async () => {
       const { client, workspace } = ctx()
       const creds = await workspace()
       const before = Math.floor(Date.now() / 1000)
-      const answer = await client.post(GENERATE, factsExample, creds.headers)
+      const answer = await client.post(GENERATE, documentedRequest, creds.headers)
       const after = Math.floor(Date.now() / 1000)
       expect(answer.status).toBe(200)
       expect(answer.body).toEqual({
@@ -82,7 +82,7 @@ forEachBackend("auth/generate_token", (ctx) => {
         permissions: {
           resources: [
             { type: "organization", id: "org_123", accessRole: "viewer" },
-            // 1640995200 is below 10^12, so seconds: stored as ms (DECISIONS.md "Data").
+            // 1640995200 is below 10^12, so seconds: stored as ms (docs/decisions.md, "Product rulings").
             { type: "document", id: "doc_456", organizationId: "org_123", accessRole: "editor", expiresAt: 1640995200000 }
           ]
         }
@@ -91,7 +91,7 @@ forEachBackend("auth/generate_token", (ctx) => {
       expect(verified.issuedAt).toBeGreaterThanOrEqual(before)
       expect(verified.issuedAt).toBeLessThanOrEqual(after)
 
-      // The registered claim names themselves (DECISIONS.md "Tokens").
+      // The registered claim names themselves (docs/decisions.md, "Product rulings").
       const payload = segment(token, 1)
       expect(Object.keys(payload).sort()).toEqual(["aud", "exp", "iat", "iss", "jti", "permissions", "sub", "user"])
       expect(payload).toMatchObject({ iss: "atrium", sub: "user123", aud: creds.apiKey, jti: verified.jti })
@@ -126,8 +126,8 @@ forEachBackend("auth/generate_token", (ctx) => {
     it("signs every token with the same stored key, and each token gets its own jti", async () => {
       const { workspace } = ctx()
       const creds = await workspace()
-      const first = await generate(factsExample, creds.headers)
-      const second = await generate(factsExample, creds.headers)
+      const first = await generate(documentedRequest, creds.headers)
+      const second = await generate(documentedRequest, creds.headers)
       expect(segment(first, 0).kid).toBe(segment(second, 0).kid)
       expect(segment(first, 1).jti).not.toBe(segment(second, 1).jti)
       const jwks = await fetchJwks()
@@ -139,7 +139,7 @@ forEachBackend("auth/generate_token", (ctx) => {
       const { workspace } = ctx()
       const a = await workspace()
       const b = await workspace()
-      const token = await generate(factsExample, a.headers)
+      const token = await generate(documentedRequest, a.headers)
       const jwks = await fetchJwks()
       await expect(verifyToken(token, { jwks, audience: a.apiKey })).resolves.toMatchObject({ apiKey: a.apiKey })
       await expect(verifyToken(token, { jwks, audience: b.apiKey })).rejects.toThrow(/aud/)
@@ -149,7 +149,7 @@ forEachBackend("auth/generate_token", (ctx) => {
   describe("errors and limits", () => {
     it("refuses organizationId inside userProperties, saying where it belongs", async () => {
       const error = await expectInvalid(
-        { ...factsExample, userProperties: { ...factsExample.userProperties, organizationId: "org_123" } },
+        { ...documentedRequest, userProperties: { ...documentedRequest.userProperties, organizationId: "org_123" } },
         "data.userProperties.organizationId"
       )
       expect(error.message).toContain("permissions.resources")
@@ -159,7 +159,7 @@ forEachBackend("auth/generate_token", (ctx) => {
     it("requires organizationId on document and folder resources", async () => {
       for (const type of ["document", "folder"]) {
         const error = await expectInvalid(
-          { ...factsExample, permissions: { resources: [{ type: "organization", id: "o" }, { type, id: "x" }] } },
+          { ...documentedRequest, permissions: { resources: [{ type: "organization", id: "o" }, { type, id: "x" }] } },
           "data.permissions.resources[1].organizationId"
         )
         expect(error.message).toContain(type)
@@ -167,27 +167,27 @@ forEachBackend("auth/generate_token", (ctx) => {
     })
 
     it("requires userId, userProperties (name, email) and permissions.resources", async () => {
-      const { userId: _u, ...noUserId } = factsExample
+      const { userId: _u, ...noUserId } = documentedRequest
       await expectInvalid(noUserId, "data.userId")
-      const { userProperties: _p, ...noProperties } = factsExample
+      const { userProperties: _p, ...noProperties } = documentedRequest
       await expectInvalid(noProperties, "data.userProperties")
-      await expectInvalid({ ...factsExample, userProperties: { email: "a@b.co" } }, "data.userProperties.name")
-      await expectInvalid({ ...factsExample, userProperties: { name: "A" } }, "data.userProperties.email")
-      await expectInvalid({ ...factsExample, userProperties: { name: "A", email: "not-an-email" } }, "data.userProperties.email")
-      const { permissions: _r, ...noPermissions } = factsExample
+      await expectInvalid({ ...documentedRequest, userProperties: { email: "a@b.co" } }, "data.userProperties.name")
+      await expectInvalid({ ...documentedRequest, userProperties: { name: "A" } }, "data.userProperties.email")
+      await expectInvalid({ ...documentedRequest, userProperties: { name: "A", email: "not-an-email" } }, "data.userProperties.email")
+      const { permissions: _r, ...noPermissions } = documentedRequest
       await expectInvalid(noPermissions, "data.permissions")
-      await expectInvalid({ ...factsExample, permissions: {} }, "data.permissions.resources")
-      await expectInvalid({ ...factsExample, userId: "" }, "data.userId")
+      await expectInvalid({ ...documentedRequest, permissions: {} }, "data.permissions.resources")
+      await expectInvalid({ ...documentedRequest, userId: "" }, "data.userId")
     })
 
     it("refuses unknown resource types, access roles and negative expiresAt", async () => {
-      await expectInvalid({ ...factsExample, permissions: { resources: [{ type: "workspace", id: "w" }] } }, "data.permissions.resources[0].type")
+      await expectInvalid({ ...documentedRequest, permissions: { resources: [{ type: "workspace", id: "w" }] } }, "data.permissions.resources[0].type")
       await expectInvalid(
-        { ...factsExample, permissions: { resources: [{ type: "organization", id: "o", accessRole: "owner" }] } },
+        { ...documentedRequest, permissions: { resources: [{ type: "organization", id: "o", accessRole: "owner" }] } },
         "data.permissions.resources[0].accessRole"
       )
       await expectInvalid(
-        { ...factsExample, permissions: { resources: [{ type: "organization", id: "o", expiresAt: -1 }] } },
+        { ...documentedRequest, permissions: { resources: [{ type: "organization", id: "o", expiresAt: -1 }] } },
         "data.permissions.resources[0].expiresAt"
       )
     })
@@ -196,11 +196,11 @@ forEachBackend("auth/generate_token", (ctx) => {
       const { client, workspace } = ctx()
       const creds = await workspace()
       const resources = (n: number) => Array.from({ length: n }, (_, i) => ({ type: "organization", id: `o${i}` }))
-      const at = await client.post(GENERATE, { ...factsExample, permissions: { resources: resources(100) } }, creds.headers)
+      const at = await client.post(GENERATE, { ...documentedRequest, permissions: { resources: resources(100) } }, creds.headers)
       expect(at.status).toBe(200)
       const token = at.body.result.data.token
       expect((await verifyToken(token, { jwks: await fetchJwks() })).permissions.resources).toHaveLength(100)
-      await expectInvalid({ ...factsExample, permissions: { resources: resources(101) } }, "data.permissions.resources")
+      await expectInvalid({ ...documentedRequest, permissions: { resources: resources(101) } }, "data.permissions.resources")
     })
 
     it("refuses an unwrapped body and invalid API-key credentials", async () => {
@@ -209,11 +209,11 @@ forEachBackend("auth/generate_token", (ctx) => {
       const unwrapped = await client.raw({
         path: GENERATE,
         headers: { "content-type": "application/json", ...creds.headers },
-        body: JSON.stringify(factsExample)
+        body: JSON.stringify(documentedRequest)
       })
       expect(unwrapped.status).toBe(400)
       expect(unwrapped.body.error.status).toBe("INVALID_ARGUMENT")
-      const denied = await client.post(GENERATE, factsExample, { ...creds.headers, "x-service-auth-token": "wrong" })
+      const denied = await client.post(GENERATE, documentedRequest, { ...creds.headers, "x-service-auth-token": "wrong" })
       expect(denied.status).toBe(403)
       expect(denied.body).toEqual({ error: { status: "PERMISSION_DENIED", message: "Invalid API key." } })
     })
@@ -238,7 +238,7 @@ describe("auth/generate_token with two servers on one SQLite database", () => {
       const headers = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
 
       // Both servers make their first key at the same moment.
-      const [a, b] = await Promise.all([urlA!, urlB!].map((url) => post(url, GENERATE, factsExample, headers)))
+      const [a, b] = await Promise.all([urlA!, urlB!].map((url) => post(url, GENERATE, documentedRequest, headers)))
       const [jwksA, jwksB] = await Promise.all([urlA!, urlB!].map((url) => fetch(url + JWKS).then((r) => r.json() as Promise<any>)))
       expect(jwksA.keys).toHaveLength(1)
       expect(jwksB).toEqual(jwksA)
