@@ -8,6 +8,8 @@ import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
 import { openApiDocument } from "./protocol/OpenApi.js"
+import { Deliveries } from "./deliveries/Deliveries.js"
+import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
 import { JobRunner } from "./jobs/JobRunner.js"
 import { Ids } from "./ports/Ids.js"
 import { Mailer } from "./ports/Mailer.js"
@@ -25,7 +27,10 @@ export interface AtriumLayerConfig<E = never, R = never> {
   readonly mailer?: Layer.Layer<Mailer>
   /** Id generation (default: random). */
   readonly ids?: Layer.Layer<Ids>
-  /** Outgoing HTTP for webhooks and the permission provider (default: fetch). */
+  /**
+   * Outgoing HTTP for webhooks and the permission provider (default: node:http(s) behind the
+   * address guard, lifted by the `allowPrivateNetworks` option).
+   */
   readonly transport?: Layer.Layer<WebhookTransport>
   /**
    * Run background jobs (user-data deletion, document migration) in this
@@ -33,19 +38,29 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * processes call `JobRunner.runDue` from a scheduler instead.
    */
   readonly runJobs?: boolean
+  /**
+   * Deliver webhooks in this process for as long as it lives (a background worker). Off by
+   * default: hosts without long-lived processes call `runDue()` from a scheduler instead.
+   */
+  readonly runDeliveries?: boolean
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
 export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
+  const options = AtriumConfig.layer(config.options)
   const ports = Layer.mergeAll(
     config.storage,
-    AtriumConfig.layer(config.options),
+    options,
     config.mailer ?? Mailer.Log,
     config.ids ?? Ids.Random,
-    config.transport ?? WebhookTransport.Fetch
+    config.transport ?? WebhookTransport.Guarded.pipe(Layer.provide(options))
   )
   const services = DomainServices.pipe(Layer.provideMerge(ports))
-  return config.runJobs === true ? JobRunner.background().pipe(Layer.provideMerge(services)) : services
+  const background = [
+    ...(config.runJobs === true ? [JobRunner.background()] : []),
+    ...(config.runDeliveries === true ? [DeliveryWorker()] : [])
+  ]
+  return background.length === 0 ? services : Layer.mergeAll(...(background as [typeof background[number]])).pipe(Layer.provideMerge(services))
 }
 
 export type AtriumServices = Layer.Layer.Success<ReturnType<typeof atriumLayer<never, never>>>
@@ -58,6 +73,11 @@ export interface AtriumHandler {
   /** Resolves once storage is open and migrated; optional, the first request waits for it too. */
   readonly ready: () => Promise<void>
   readonly dispose: () => Promise<void>
+  /**
+   * Makes every webhook attempt and job task that is due now, and resolves with how many:
+   * for serverless hosts and cron, which have no background worker (call it every minute or so).
+   */
+  readonly runDue: () => Promise<{ readonly deliveries: number; readonly jobTasks: number }>
   readonly options: AtriumOptions
   /** The runtime the operations run on: run any service method of `@atrium/core` with it. */
   readonly runtime: ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
@@ -119,6 +139,13 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
     },
     ready: () => starting.then(() => undefined),
     dispose: () => runtime.dispose(),
+    runDue: () =>
+      runtime.runPromise(Effect.gen(function*() {
+        const owner = `due_${Date.now().toString(36)}`
+        const deliveries = yield* Deliveries.runDue({ owner })
+        const jobTasks = yield* JobRunner.runDue(owner)
+        return { deliveries, jobTasks }
+      })),
     options,
     runtime
   }

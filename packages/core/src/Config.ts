@@ -34,6 +34,22 @@ export interface AtriumOptions {
     /** How long a claimed task is held before another server may take it over. */
     readonly leaseMillis: number
   }
+  readonly webhooks: {
+    /**
+     * The delay in seconds before each attempt of a delivery: the first counted from the
+     * message's creation, each next one from the previous failure. Its length is the number of
+     * attempts (`ATRIUM_WEBHOOK_RETRY_SCHEDULE`).
+     */
+    readonly retrySchedule: ReadonlyArray<number>
+    /** How long one attempt may take: connecting, sending and the answer. */
+    readonly timeoutMillis: number
+    /** How often an idle delivery worker looks for due attempts (it is also woken by new events in this process). */
+    readonly pollIntervalMillis: number
+    /** How long a claimed delivery is held before another server may take it over. */
+    readonly leaseMillis: number
+    /** Attempts one worker makes at the same time. */
+    readonly concurrency: number
+  }
 }
 
 export const defaultOptions: AtriumOptions = {
@@ -49,19 +65,28 @@ export const defaultOptions: AtriumOptions = {
   },
   disposableEmailDomains: [],
   allowPrivateNetworks: false,
-  jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 }
+  jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 },
+  webhooks: {
+    retrySchedule: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+    timeoutMillis: 15_000,
+    pollIntervalMillis: 500,
+    leaseMillis: 60_000,
+    concurrency: 32
+  }
 }
 
-export type AtriumOptionsInput = Partial<Omit<AtriumOptions, "rateLimits" | "jobs">> & {
+export type AtriumOptionsInput = Partial<Omit<AtriumOptions, "rateLimits" | "jobs" | "webhooks">> & {
   readonly rateLimits?: Partial<AtriumOptions["rateLimits"]>
   readonly jobs?: Partial<AtriumOptions["jobs"]>
+  readonly webhooks?: Partial<AtriumOptions["webhooks"]>
 }
 
 export const resolveOptions = (input: AtriumOptionsInput = {}): AtriumOptions => ({
   ...defaultOptions,
   ...input,
   rateLimits: { ...defaultOptions.rateLimits, ...input.rateLimits },
-  jobs: { ...defaultOptions.jobs, ...input.jobs }
+  jobs: { ...defaultOptions.jobs, ...input.jobs },
+  webhooks: { ...defaultOptions.webhooks, ...input.webhooks }
 })
 
 export class AtriumConfig extends Context.Tag("@atrium/core/AtriumConfig")<AtriumConfig, AtriumOptions>() {

@@ -1,7 +1,11 @@
 import * as Layer from "effect/Layer"
 import { Activities } from "./activities/Activities.js"
 import { Agents } from "./agents/Agents.js"
+import { Attempts } from "./deliveries/Attempts.js"
+import { Deliveries } from "./deliveries/Deliveries.js"
+import { DeliverySignal } from "./deliveries/DeliverySignal.js"
 import { Documents } from "./documents/Documents.js"
+import { Events } from "./events/Events.js"
 import { Folders } from "./folders/Folders.js"
 import { JobRunner } from "./jobs/JobRunner.js"
 import { Jobs } from "./jobs/Jobs.js"
@@ -20,10 +24,13 @@ import { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 import { Workspaces } from "./workspace/Workspaces.js"
 import { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 
-/** Protocol services every domain uses. */
-export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, RateLimiter.layer)
+/** Protocol services every domain uses, and the wake-up line from events to this process's delivery worker. */
+export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, RateLimiter.layer, DeliverySignal.layer)
 
-/** Every domain service; each needs the storage port and the protocol services. */
+/** Events: the domain services that record user actions emit through it, so it is provided to them. */
+const EventServices = Events.Default
+
+/** Every domain service; each needs the storage port, the protocol services and Events. */
 export const DomainServices = Layer.mergeAll(
   Workspaces.Default,
   WorkspaceSettings.Default,
@@ -41,5 +48,7 @@ export const DomainServices = Layer.mergeAll(
   WebhookEndpoints.Default,
   Tokens.Default,
   Agents.Default,
-  Judgments.Default
-).pipe(Layer.provideMerge(ProtocolServices))
+  Judgments.Default,
+  Deliveries.Default,
+  Attempts.Default
+).pipe(Layer.provideMerge(EventServices), Layer.provideMerge(ProtocolServices))

@@ -1,6 +1,8 @@
 import { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
 import { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
+import { DeliveriesRepo } from "./deliveries/DeliveriesRepo.js"
 import { DocumentsRepo } from "./documents/DocumentsRepo.js"
+import { EventsRepo } from "./events/EventsRepo.js"
 import { FoldersRepo } from "./folders/FoldersRepo.js"
 import { JobDataPort } from "./jobs/JobDataPort.js"
 import { JobsRepo } from "./jobs/JobsRepo.js"
@@ -26,7 +28,9 @@ import { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
 export {
   ActivitiesRepo,
   AgentExecutionsRepo,
+  DeliveriesRepo,
   DocumentsRepo,
+  EventsRepo,
   FoldersRepo,
   JobDataPort,
   JobsRepo,
@@ -71,6 +75,8 @@ export type StorageServices =
   | ActivitiesRepo
   | WebhookConfigRepo
   | WebhookEndpointsRepo
+  | EventsRepo
+  | DeliveriesRepo
   | SigningKeysRepo
   | AgentExecutionsRepo
   | JudgmentsRepo

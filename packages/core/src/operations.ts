@@ -1,6 +1,8 @@
 import { activityOperations } from "./activities/operations.js"
 import { agentOperations } from "./agents/operations.js"
+import { deliveryOperations } from "./deliveries/operations.js"
 import { documentOperations } from "./documents/operations.js"
+import { eventOperations } from "./events/operations.js"
 import { folderOperations } from "./folders/operations.js"
 import { jobOperations } from "./jobs/operations.js"
 import { judgmentOperations } from "./judgments/operations.js"
@@ -26,6 +28,8 @@ export const operations = [
   ...folderOperations,
   ...activityOperations,
   ...webhookOperations,
+  ...eventOperations,
+  ...deliveryOperations,
   ...tokenOperations,
   ...agentOperations,
   ...judgmentOperations

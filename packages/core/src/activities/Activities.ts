@@ -4,6 +4,8 @@ import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
+import { Events } from "../events/Events.js"
+import { channelsOf } from "../events/FanOut.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
 import type { Activity, AddActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
 
@@ -19,22 +21,33 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
     const repo = yield* ActivitiesRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
+    const events = yield* Events
     const { withTransaction } = yield* Transactions
 
     return {
       /**
        * activities/add (docs/compatibility.md, "Activities and presence"). The answer is not keyed by id, so the call
-       * is one transaction: every activity is written, or (on a storage failure) none.
+       * is one transaction: every activity is written, or (on a storage failure) none, and with
+       * them their events, `<featureType>.<actionType>` carrying the activity as activities/get shows it.
        */
       add: (apiKey: string, input: typeof AddActivitiesInput.Type) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const metadata = { apiKey, documentId: input.documentId, organizationId: input.organizationId }
-          yield* withTransaction(Effect.forEach(input.activities, ({ id, timestamp, ...fields }) =>
-            Effect.gen(function*() {
-              const activity: Activity = { id: id ?? (yield* ids.make()), ...fields, metadata, timestamp: timestamp ?? now }
-              yield* repo.put(activity)
-            }), { discard: true }))
+          const channels = channelsOf(input.organizationId, input.documentId)
+          yield* withTransaction(Effect.gen(function*() {
+            const written = yield* Effect.forEach(input.activities, ({ id, timestamp, ...fields }) =>
+              Effect.gen(function*() {
+                const activity: Activity = { id: id ?? (yield* ids.make()), ...fields, metadata, timestamp: timestamp ?? now }
+                yield* repo.put(activity)
+                return activity
+              }))
+            yield* events.emit(apiKey, written.map((activity) => ({
+              type: `${activity.featureType}.${activity.actionType}`,
+              data: activity,
+              channels
+            })))
+          }))
           const message = "Activity(s) added successfully."
           return success(message, { success: true, message })
         }),

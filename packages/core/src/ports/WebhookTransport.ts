@@ -2,6 +2,8 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { AtriumConfig } from "../Config.js"
+import { type LookupAll, makeNodeTransport } from "./NodeTransport.js"
 
 export interface OutgoingRequest {
   readonly url: string
@@ -12,36 +14,33 @@ export interface OutgoingRequest {
 
 export interface IncomingResponse {
   readonly status: number
+  /** The first 4 KiB of the answer. */
   readonly body: string
+  /** The `Retry-After` header, when the answer had one. */
+  readonly retryAfter?: string
 }
 
-export class TransportError extends Data.TaggedError("TransportError")<{ readonly reason: "timeout" | "network"; readonly message: string }> {}
+/** No HTTP answer came: the address was refused by the guard, the call timed out, or the network failed. */
+export class TransportError extends Data.TaggedError("TransportError")<{
+  readonly reason: "refused" | "timeout" | "network"
+  readonly message: string
+}> {}
 
 /** Outgoing HTTP port for webhook deliveries and permission-provider calls. */
 export class WebhookTransport extends Context.Tag("@atrium/core/WebhookTransport")<WebhookTransport, {
   readonly post: (request: OutgoingRequest) => Effect.Effect<IncomingResponse, TransportError>
 }>() {
-  /** `fetch` with no redirects followed and a hard timeout. */
-  static readonly Fetch = Layer.succeed(WebhookTransport, {
-    post: (request) =>
-      Effect.tryPromise({
-        try: async (signal) => {
-          const response = await fetch(request.url, {
-            method: "POST",
-            headers: request.headers,
-            body: request.body,
-            redirect: "manual",
-            signal: AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMillis)])
-          })
-          const text = await response.text()
-          return { status: response.status, body: text.slice(0, 20_000) }
-        },
-        catch: (cause) =>
-          new TransportError(
-            cause instanceof Error && cause.name === "TimeoutError"
-              ? { reason: "timeout", message: `no answer within ${request.timeoutMillis} ms` }
-              : { reason: "network", message: cause instanceof Error ? cause.message : String(cause) }
-          )
-      })
-  })
+  /**
+   * node:http(s) with keep-alive, no redirects followed, a hard timeout, and the address guard
+   * (AddressGuard.ts): names are resolved, every address checked, and the connection made to
+   * the address checked. `allowPrivateNetworks` (AtriumConfig) lifts the guard.
+   */
+  static readonly Guarded = Layer.effect(
+    WebhookTransport,
+    Effect.map(AtriumConfig, (options) => makeNodeTransport({ allowPrivateNetworks: options.allowPrivateNetworks }))
+  )
+
+  /** The guarded transport with a resolver of your own (tests: names that resolve to what you say). */
+  static readonly withResolver = (options: { readonly allowPrivateNetworks: boolean; readonly lookup?: LookupAll }) =>
+    Layer.succeed(WebhookTransport, makeNodeTransport(options))
 }

@@ -4,7 +4,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { SqlActivitiesRepo } from "../activities/SqlActivitiesRepo.js"
 import { SqlAgentExecutionsRepo } from "../agents/SqlAgentExecutionsRepo.js"
+import { SqlDeliveriesRepo } from "../deliveries/SqlDeliveriesRepo.js"
 import { SqlDocumentsRepo } from "../documents/SqlDocumentsRepo.js"
+import { SqlEventsRepo } from "../events/SqlEventsRepo.js"
 import { SqlFoldersRepo } from "../folders/SqlFoldersRepo.js"
 import { SqlJobDataPort } from "../jobs/SqlJobDataPort.js"
 import { SqlJobsRepo } from "../jobs/SqlJobsRepo.js"
@@ -14,7 +16,7 @@ import { SqlOrganizationsRepo } from "../organizations/SqlOrganizationsRepo.js"
 import { SqlRateLimitsRepo } from "../protocol/SqlRateLimitsRepo.js"
 import { SqlServerSecretsRepo } from "../ports/SqlServerSecretsRepo.js"
 import { StorageHealth } from "../ports/StorageHealth.js"
-import { Transactions } from "../ports/Transactions.js"
+import { Transactions, withCommitHooks } from "../ports/Transactions.js"
 import { SqlPresenceRepo } from "../presence/SqlPresenceRepo.js"
 import type { StorageServices } from "../Storage.js"
 import { SqlSigningKeysRepo } from "../tokens/SqlSigningKeysRepo.js"
@@ -31,10 +33,10 @@ const SqlTransactions = Layer.effect(
   Transactions,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     // A storage failure is a defect (logged, answered INTERNAL); the operation's own errors pass through.
-    withTransaction: <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    withTransaction: withCommitHooks(<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       sql.withTransaction(self).pipe(
         Effect.catchIf((error): error is SqlError => error instanceof SqlError, (error) => Effect.die(error))
-      ) as Effect.Effect<A, E, R>
+      ) as Effect.Effect<A, E, R>)
   }))
 )
 
@@ -64,6 +66,8 @@ export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient
   SqlActivitiesRepo,
   SqlWebhookConfigRepo,
   SqlWebhookEndpointsRepo,
+  SqlEventsRepo,
+  SqlDeliveriesRepo,
   SqlSigningKeysRepo,
   SqlAgentExecutionsRepo,
   SqlJudgmentsRepo,

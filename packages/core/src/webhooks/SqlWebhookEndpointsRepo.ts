@@ -93,7 +93,15 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       findSecret: (apiKey, id) =>
         sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
           firstRow((row: { readonly secret: string }) => row.secret)
-        )
+        ),
+      listEnabled: (apiKey) =>
+        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND disabled = 0`.pipe(allRows(toRow)),
+      rotateSecret: (apiKey, id, secret, previousUntil, now) =>
+        sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ${previousUntil},
+            secret = ${secret}, updated_at = ${now}
+          WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
+      disable: (apiKey, id, now) =>
+        sql`UPDATE webhook_endpoints SET disabled = 1, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id}`.pipe(ignoreRows)
     }
   })
 )

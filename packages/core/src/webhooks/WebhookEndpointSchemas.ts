@@ -11,7 +11,7 @@ const Description = Text(1000)
 const FilterTypes = NonEmptyIds(100)
 
 /** Non-empty when given (spec); at most 10 channels of 128 characters, as Svix, the hosted service's delivery platform, allows. */
-const Channels = Schema.Array(NonEmptyText(128)).pipe(
+export const Channels = Schema.Array(NonEmptyText(128)).pipe(
   Schema.minItems(1, { message: () => "must have at least 1 entry" }),
   Schema.maxItems(10, { message: () => "must have at most 10 entries" })
 )
@@ -84,3 +84,5 @@ export const EndpointsPage = SuccessResult(Schema.Struct({
 export const EndpointDeletedResult = SuccessResult(Schema.Struct({ endpointId: Schema.String, deleted: Schema.Literal(true) }))
 
 export const EndpointSecretResult = SuccessResult(Schema.Struct({ endpointId: Schema.String, secret: Schema.String }))
+
+export const RotatedSecretResult = SuccessResult(Schema.Struct({ secret: Schema.String }))

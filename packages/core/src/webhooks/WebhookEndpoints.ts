@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
 import { pageOf, PageTokens } from "../protocol/PageTokens.js"
+import { DeliveriesRepo } from "../deliveries/DeliveriesRepo.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { isHttpUrl } from "../schema/Common.js"
@@ -21,6 +22,9 @@ import { type EndpointPosition, type WebhookEndpointRow, WebhookEndpointsRepo } 
 const UNKNOWN_ENDPOINT = "Advanced webhook provider request failed."
 
 const DEFAULT_LIMIT = 50
+
+/** How long a rotated-out secret keeps signing beside the new one (docs/decisions.md, "Webhooks"). */
+export const ROTATION_GRACE_MILLIS = 24 * 60 * 60 * 1000
 
 /** A list cursor: a position and the direction to read from it. */
 interface Cursor extends EndpointPosition {
@@ -49,6 +53,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* WebhookEndpointsRepo
+    const deliveries = yield* DeliveriesRepo
     const configs = yield* WebhookConfigRepo
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
@@ -150,16 +155,35 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             if (existing === undefined) return yield* notFound(UNKNOWN_ENDPOINT)
             const row: WebhookEndpointRow = { ...existing, ...changes, updatedAt: yield* Clock.currentTimeMillis }
             yield* repo.update(row)
+            // Disabling stops deliveries at once; an attempt already under way may finish.
+            if (row.disabled && !existing.disabled) yield* deliveries.cancelEndpoint(apiKey, endpointId, row.updatedAt)
             return success("Advanced webhook endpoint updated successfully.", toRecord(row))
           }))
         }),
 
-      /** Removes the endpoint and its signing secret for good (spec "States"). */
+      /** Removes the endpoint, its signing secret, its deliveries and their attempts for good (spec "States"). */
       delete: (apiKey: string, endpointId: string) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
-          if (!(yield* repo.delete(apiKey, endpointId))) return yield* notFound(UNKNOWN_ENDPOINT)
+          const deleted = yield* withTransaction(Effect.gen(function*() {
+            if (!(yield* repo.delete(apiKey, endpointId))) return false
+            yield* deliveries.forgetEndpoint(apiKey, endpointId)
+            return true
+          }))
+          if (!deleted) return yield* notFound(UNKNOWN_ENDPOINT)
           return success("Advanced webhook endpoint deleted successfully.", { endpointId, deleted: true as const })
+        }),
+
+      /** A new signing secret; the old one keeps signing beside it for ROTATION_GRACE_MILLIS. */
+      rotateSecret: (apiKey: string, endpointId: string) =>
+        Effect.gen(function*() {
+          yield* enabled(apiKey)
+          const now = yield* Clock.currentTimeMillis
+          const secret = newSigningSecret()
+          if (!(yield* repo.rotateSecret(apiKey, endpointId, secret, now + ROTATION_GRACE_MILLIS, now))) {
+            return yield* notFound(UNKNOWN_ENDPOINT)
+          }
+          return success("Advanced webhook endpoint secret rotated successfully.", { secret })
         }),
 
       getSecret: (apiKey: string, endpointId: string) =>

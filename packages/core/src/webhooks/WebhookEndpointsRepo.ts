@@ -50,4 +50,10 @@ export class WebhookEndpointsRepo extends Context.Tag("@atrium/core/WebhookEndpo
   /** Removes the endpoint and its secret; false when the key has no such endpoint. */
   readonly delete: (apiKey: string, id: string) => Effect.Effect<boolean>
   readonly findSecret: (apiKey: string, id: string) => Effect.Effect<string | undefined>
+  /** Every enabled endpoint of the key: the candidates of a fan-out. */
+  readonly listEnabled: (apiKey: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRow>>
+  /** Replaces the secret; the old one keeps signing until `previousUntil`. False when the key has no such endpoint. */
+  readonly rotateSecret: (apiKey: string, id: string, secret: string, previousUntil: number, now: number) => Effect.Effect<boolean>
+  /** Disables the endpoint (a 410, or five days of failures). */
+  readonly disable: (apiKey: string, id: string, now: number) => Effect.Effect<void>
 }>() {}

@@ -7,6 +7,7 @@ import {
   EndpointIdInput,
   EndpointResult,
   EndpointSecretResult,
+  RotatedSecretResult,
   EndpointsPage,
   ListEndpointsInput,
   UpdateEndpointInput
@@ -89,5 +90,16 @@ export const webhookOperations = [
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
     service: WebhookEndpoints,
     handler: (webhookEndpoints, input, caller) => webhookEndpoints.getSecret(caller.apiKey, input.endpointId)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.endpoints.secret.rotate",
+    paths: ["/v2/workspace/advancedwebhook/endpoints/secret/rotate"],
+    auth: "apiKey",
+    summary: "Replace a webhook endpoint's signing secret; the old one keeps signing beside the new one for 24 h.",
+    input: EndpointIdInput,
+    output: RotatedSecretResult,
+    errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
+    service: WebhookEndpoints,
+    handler: (webhookEndpoints, input, caller) => webhookEndpoints.rotateSecret(caller.apiKey, input.endpointId)
   })
 ] as const

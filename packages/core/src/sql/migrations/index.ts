@@ -6,6 +6,7 @@ import activities from "./0004_activities.js"
 import webhooks from "./0005_webhooks.js"
 import jobs from "./0006_jobs.js"
 import tokensAgentsMemory from "./0007_tokens_agents_memory.js"
+import webhookDeliveries from "./0008_webhook_deliveries.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -22,7 +23,8 @@ export const migrationRecord = {
   "0004_activities": activities,
   "0005_webhooks": webhooks,
   "0006_jobs": jobs,
-  "0007_tokens_agents_memory": tokensAgentsMemory
+  "0007_tokens_agents_memory": tokensAgentsMemory,
+  "0008_webhook_deliveries": webhookDeliveries
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

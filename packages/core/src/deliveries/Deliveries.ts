@@ -1,0 +1,188 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
+import { AtriumConfig } from "../Config.js"
+import { Events } from "../events/Events.js"
+import { ATTEMPT_EXHAUSTED } from "../events/FanOut.js"
+import { RateLimitsRepo } from "../protocol/RateLimitsRepo.js"
+import { Ids } from "../ports/Ids.js"
+import { Transactions } from "../ports/Transactions.js"
+import { WebhookTransport } from "../ports/WebhookTransport.js"
+import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
+import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo, type DeliveryNext } from "./DeliveriesRepo.js"
+import { deliveryBody } from "./DeliveryBody.js"
+import { toAttemptRecord } from "./DeliverySchemas.js"
+import { delayMillis, retryAfterMillis } from "./RetrySchedule.js"
+import { signedHeaders } from "./Signature.js"
+
+/** An endpoint with nothing but failures for this long is disabled (docs/decisions.md, "Webhooks"). */
+export const FAILING_ENDPOINT_DISABLE_MILLIS = 5 * 24 * 60 * 60 * 1000
+
+/** One attempt made, not yet recorded. */
+export interface AttemptOutcome {
+  readonly claim: string
+  readonly delivery: ClaimedDelivery
+  readonly attempt: AttemptRow
+  readonly next: DeliveryNext
+  /** 410 Gone: the receiver asks for no more deliveries. */
+  readonly gone: boolean
+}
+
+/** Tasks one `runDue` call makes at most, unless told otherwise. */
+const DEFAULT_MAX_ATTEMPTS = 1000
+
+/**
+ * Delivery of pending webhook messages: claim what is due, attempt it (signed, timed out,
+ * rate-limited per endpoint across servers), record the attempt and what comes next.
+ * The worker (DeliveryWorker.ts) and `runDue` are two ways to drive the same steps.
+ */
+export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliveries", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* DeliveriesRepo
+    const endpoints = yield* WebhookEndpointsRepo
+    const events = yield* Events
+    const transport = yield* WebhookTransport
+    const rateLimits = yield* RateLimitsRepo
+    const ids = yield* Ids
+    const { withTransaction } = yield* Transactions
+    const { concurrency, leaseMillis, retrySchedule, timeoutMillis } = (yield* AtriumConfig).webhooks
+
+    /** Claims up to `limit` due deliveries under the claim token `claim`. */
+    const claim = (claim: string, limit: number) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => repo.claim(claim, now, now + leaseMillis, limit))
+
+    /** Whether the endpoint's `rateLimit` lets one more attempt start this second; if not, the delivery waits for the next. */
+    const admitted = (claim: string, d: ClaimedDelivery, now: number) =>
+      Effect.gen(function*() {
+        if (d.rateLimit === null) return true
+        const windowStart = Math.floor(now / 1000) * 1000
+        const hits = yield* rateLimits.hit(`webhook:${d.apiKey}:${d.endpointId}`, windowStart)
+        if (hits <= d.rateLimit) return true
+        // Spread over the next window's first tenth, so the waiting ones do not all knock at once.
+        yield* repo.postpone(claim, d, windowStart + 1000 + Math.floor((yield* Random.next) * 100))
+        return false
+      })
+
+    const nextAfterFailure = (d: ClaimedDelivery, now: number, status: number, retryAfter: string | undefined) =>
+      Effect.gen(function*() {
+        if (d.attempts + 1 >= d.maxAttempts) return { status: "failed" } as const
+        const scheduled = now + delayMillis(retrySchedule, d.attempts + 1, yield* Random.next)
+        // Only these two answers ask the sender to wait; a Retry-After never brings the attempt forward.
+        const asked = status === 429 || status === 503 ? retryAfterMillis(retryAfter, now) : undefined
+        return { status: "pending", at: asked === undefined ? scheduled : Math.max(scheduled, now + asked) } as const
+      })
+
+    /** One attempt of a claimed delivery; undefined when the rate limit sent it back to wait. */
+    const attempt = (claim: string, d: ClaimedDelivery) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (!(yield* admitted(claim, d, now))) return undefined
+        const body = deliveryBody(d)
+        const headers = signedHeaders(d.secrets, d.messageId, Math.floor(now / 1000), body)
+        const started = performance.now()
+        const answer = yield* Effect.either(transport.post({ url: d.url, headers, body, timeoutMillis }))
+        const durationMs = Math.round(performance.now() - started)
+        const status = answer._tag === "Right" ? answer.right.status : 0
+        const succeeded = status >= 200 && status < 300
+        const gone = status === 410
+        const next: DeliveryNext = succeeded
+          ? { status: "success" }
+          : gone
+          ? { status: "failed" }
+          : yield* nextAfterFailure(d, now, status, answer._tag === "Right" ? answer.right.retryAfter : undefined)
+        const outcome: AttemptOutcome = {
+          claim,
+          delivery: d,
+          gone,
+          next,
+          attempt: {
+            apiKey: d.apiKey,
+            id: yield* ids.make("atmpt", 27),
+            messageId: d.messageId,
+            endpointId: d.endpointId,
+            url: d.url,
+            attemptNumber: d.attempts + 1,
+            status: succeeded ? "success" : "failed",
+            responseStatusCode: status,
+            responseBody: answer._tag === "Right" ? answer.right.body : "",
+            durationMs,
+            error: answer._tag === "Left" ? `${answer.left.reason}: ${answer.left.message}` : null,
+            createdAt: now,
+            nextAttemptAt: next.status === "pending" ? next.at : null
+          }
+        }
+        return outcome
+      })
+
+    /** Disables the endpoint and cancels what it still had pending. */
+    const disableEndpoint = (apiKey: string, endpointId: string, now: number, why: string) =>
+      Effect.all([
+        endpoints.disable(apiKey, endpointId, now),
+        repo.cancelEndpoint(apiKey, endpointId, now),
+        Effect.logWarning(`Webhook endpoint ${endpointId} disabled: ${why}.`)
+      ], { discard: true })
+
+    const recordOne = (o: AttemptOutcome) =>
+      Effect.gen(function*() {
+        const { apiKey, endpointId } = o.delivery
+        const now = o.attempt.createdAt
+        const kept = yield* repo.recordAttempt(o.claim, o.attempt, o.next)
+        if (o.gone) {
+          yield* disableEndpoint(apiKey, endpointId, now, "it answered 410 Gone")
+        } else {
+          const failingSince = yield* repo.markEndpoint(apiKey, endpointId, o.attempt.status === "success", now)
+          if (failingSince !== null && now - failingSince >= FAILING_ENDPOINT_DISABLE_MILLIS) {
+            yield* disableEndpoint(apiKey, endpointId, now, "five days without a successful delivery")
+          }
+        }
+        // Never for an exhausted-event itself: an endpoint failing those would feed itself forever.
+        if (kept && o.next.status === "failed" && o.delivery.eventType !== ATTEMPT_EXHAUSTED) {
+          yield* events.emit(apiKey, [{
+            type: ATTEMPT_EXHAUSTED,
+            channels: o.delivery.channels,
+            data: {
+              messageId: o.delivery.messageId,
+              endpointId,
+              eventType: o.delivery.eventType,
+              lastAttempt: toAttemptRecord(o.attempt)
+            }
+          }])
+        }
+      })
+
+    /** Records attempts in one transaction: one commit for a batch, whatever its size. */
+    const record = (outcomes: ReadonlyArray<AttemptOutcome>) =>
+      outcomes.length === 0 ? Effect.void : withTransaction(Effect.forEach(outcomes, recordOne, { discard: true }))
+
+    return {
+      claim,
+      attempt,
+      record,
+      /**
+       * Makes every attempt due now, batch by batch, until none is due or `maxAttempts` were
+       * made (pull-based: serverless hosts, cron, tests). The number of attempts made.
+       */
+      runDue: (options: { readonly owner?: string; readonly maxAttempts?: number } = {}) =>
+        Effect.gen(function*() {
+          const owner = options.owner ?? (yield* ids.make("run"))
+          const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
+          let made = 0
+          for (let batch = 1; made < maxAttempts; batch++) {
+            const token = `${owner}.${batch}`
+            const claimed = yield* claim(token, Math.min(concurrency, maxAttempts - made))
+            if (claimed.length === 0) break
+            const outcomes = yield* Effect.forEach(claimed, (d) => attempt(token, d), { concurrency: "unbounded" })
+            const attempted = outcomes.filter((o): o is AttemptOutcome => o !== undefined)
+            yield* record(attempted)
+            made += attempted.length
+            // Everything claimed was sent back by rate limits: nothing more is due this second.
+            if (attempted.length === 0) break
+          }
+          return made
+        }),
+      /** Hands back every delivery the worker `owner` still holds (it is stopping). */
+      releaseAll: (owner: string) => Effect.flatMap(Clock.currentTimeMillis, (now) => repo.releaseAll(`${owner}.`, now))
+    }
+  })
+}) {}

@@ -1,0 +1,87 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/** A delivery a worker has claimed, with what its attempt needs. */
+export interface ClaimedDelivery {
+  readonly apiKey: string
+  readonly messageId: string
+  readonly endpointId: string
+  /** Attempts made before this one. */
+  readonly attempts: number
+  readonly maxAttempts: number
+  readonly eventType: string
+  readonly channels: ReadonlyArray<string>
+  /** The message's payload as stored: JSON text of an object. */
+  readonly payloadJson: string
+  readonly messageCreatedAt: number
+  readonly url: string
+  readonly rateLimit: number | null
+  /** The endpoint's secret, and the previous one while its rotation grace period lasts. */
+  readonly secrets: ReadonlyArray<string>
+}
+
+/** One attempt as recorded: the answer (status code 0 when none came) or why none came. */
+export interface AttemptRow {
+  readonly apiKey: string
+  readonly id: string
+  readonly messageId: string
+  readonly endpointId: string
+  readonly url: string
+  readonly attemptNumber: number
+  readonly status: "success" | "failed"
+  readonly responseStatusCode: number
+  readonly responseBody: string
+  readonly durationMs: number
+  readonly error: string | null
+  readonly createdAt: number
+  readonly nextAttemptAt: number | null
+}
+
+/** What becomes of a delivery after an attempt. */
+export type DeliveryNext =
+  | { readonly status: "pending"; readonly at: number }
+  | { readonly status: "success" | "failed" }
+
+export interface AttemptFilters {
+  readonly messageId?: string
+  readonly endpointId?: string
+  readonly status?: "success" | "failed"
+}
+
+/** A place in the newest-first order of attempts, (createdAt, id). */
+export interface AttemptPosition {
+  readonly createdAt: number
+  readonly id: string
+}
+
+/**
+ * Storage port: pending deliveries (the outbox's other half) and the attempts made. A claim
+ * holds a delivery under a `claim` token until `leaseUntil`; every later write about it names
+ * the token, so a worker whose claim ran out (and was taken over) changes nothing.
+ */
+export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<DeliveriesRepo, {
+  /** Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers are claiming. */
+  readonly claim: (claim: string, now: number, leaseUntil: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /** Records an attempt and moves its delivery on; false (attempt still recorded) when the claim was lost. */
+  readonly recordAttempt: (claim: string, attempt: AttemptRow, next: DeliveryNext) => Effect.Effect<boolean>
+  /** Hands a claimed delivery back, due at `at`, without counting an attempt (rate limit). */
+  readonly postpone: (claim: string, delivery: ClaimedDelivery, at: number) => Effect.Effect<void>
+  /** Hands back every delivery still held by claims starting with `claimPrefix` (a worker stopping). */
+  readonly releaseAll: (claimPrefix: string, now: number) => Effect.Effect<number>
+  /** Cancels the endpoint's pending deliveries (it was disabled). */
+  readonly cancelEndpoint: (apiKey: string, endpointId: string, now: number) => Effect.Effect<void>
+  /** Removes the endpoint's deliveries and attempts (it was deleted). */
+  readonly forgetEndpoint: (apiKey: string, endpointId: string) => Effect.Effect<void>
+  /** A success clears the endpoint's failing streak; a failure starts it (if not started). The streak's start, or null. */
+  readonly markEndpoint: (apiKey: string, endpointId: string, succeeded: boolean, now: number) => Effect.Effect<number | null>
+  /** One more attempt now, whatever the delivery's state (created if the message never fanned out to the endpoint). */
+  readonly resend: (apiKey: string, messageId: string, endpointId: string, now: number) => Effect.Effect<void>
+  /** Resends every delivery to the endpoint that failed at or after `since`; how many. */
+  readonly recover: (apiKey: string, endpointId: string, since: number, now: number) => Effect.Effect<number>
+  /** Newest first, from just before `before` (or the newest). */
+  readonly listAttempts: (
+    apiKey: string,
+    filters: AttemptFilters,
+    options: { readonly before?: AttemptPosition; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<AttemptRow>>
+}>() {}

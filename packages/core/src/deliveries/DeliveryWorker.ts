@@ -1,0 +1,74 @@
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as FiberSet from "effect/FiberSet"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import { AtriumConfig } from "../Config.js"
+import { Ids } from "../ports/Ids.js"
+import { type AttemptOutcome, Deliveries } from "./Deliveries.js"
+import { DeliverySignal } from "./DeliverySignal.js"
+
+/** Attempts written in one transaction at most. */
+const MAX_RECORD_BATCH = 256
+
+/**
+ * The delivery worker of a long-running server: up to `webhooks.concurrency` attempts in
+ * flight, a new claim as soon as one finishes, finished attempts recorded in batches (one
+ * commit for many). It looks for due work when woken by an event committed in this process,
+ * and every `webhooks.pollIntervalMillis` for the rest (retries, other servers' events).
+ *
+ * When its scope closes (SIGTERM), it stops claiming, lets the attempts in flight finish
+ * (at most one attempt timeout), records them, and hands back anything it still holds.
+ */
+export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const deliveries = yield* Deliveries
+    const signal = yield* DeliverySignal
+    const { concurrency, pollIntervalMillis, timeoutMillis } = (yield* AtriumConfig).webhooks
+    const owner = options.owner ?? (yield* (yield* Ids).make("worker"))
+    const finished = yield* Queue.unbounded<AttemptOutcome>()
+    const slotFreed = yield* Queue.sliding<void>(1)
+    const attempts = yield* FiberSet.make<unknown>()
+    let inFlight = 0
+    let claims = 0
+
+    const claimOnce = Effect.gen(function*() {
+      const free = concurrency - inFlight
+      if (free <= 0) return yield* Queue.take(slotFreed)
+      const token = `${owner}.${++claims}`
+      const claimed = yield* deliveries.claim(token, free)
+      if (claimed.length === 0) return yield* signal.await(pollIntervalMillis)
+      inFlight += claimed.length
+      for (const delivery of claimed) {
+        yield* FiberSet.run(attempts, deliveries.attempt(token, delivery).pipe(
+          Effect.flatMap((outcome) => outcome === undefined ? Effect.void : Queue.offer(finished, outcome)),
+          Effect.catchAllCause((cause) => Effect.logError(`Webhook delivery of ${delivery.messageId} to ${delivery.endpointId} failed.`, cause)),
+          Effect.ensuring(Effect.zipRight(Effect.sync(() => inFlight--), Queue.offer(slotFreed, undefined)))
+        ))
+      }
+    })
+
+    // Uninterruptible once taken: stopping waits for a batch being written rather than lose it.
+    const recordSome = Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(restore(Queue.takeBetween(finished, 1, MAX_RECORD_BATCH)), (outcomes) => deliveries.record(Array.from(outcomes)))
+    )
+
+    const logAndPause = (what: string) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+      self.pipe(Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError(`Webhook worker: ${what} failed.`, cause), Effect.sleep(pollIntervalMillis))))
+
+    const claimer = yield* Effect.forkScoped(Effect.forever(claimOnce.pipe(logAndPause("a claim"))))
+    const recorder = yield* Effect.forkScoped(Effect.forever(recordSome.pipe(logAndPause("recording attempts"))))
+
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        yield* Fiber.interrupt(claimer)
+        // Attempts in flight finish (an attempt times out after timeoutMillis), then are recorded.
+        yield* FiberSet.awaitEmpty(attempts).pipe(Effect.timeout(timeoutMillis + 1000), Effect.ignore)
+        yield* Fiber.interrupt(recorder)
+        const left = yield* Queue.takeAll(finished)
+        yield* deliveries.record(Array.from(left)).pipe(Effect.catchAllCause((cause) => Effect.logError("Webhook worker: recording at stop failed.", cause)))
+        const handedBack = yield* deliveries.releaseAll(owner)
+        if (handedBack > 0) yield* Effect.logInfo(`Webhook worker ${owner}: handed back ${handedBack} delivery(ies) on stop.`)
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("Webhook worker: stopping failed.", cause)))
+    )
+  }))

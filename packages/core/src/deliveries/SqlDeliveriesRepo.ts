@@ -1,0 +1,192 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
+import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
+import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo } from "./DeliveriesRepo.js"
+
+/** A claimed delivery joined with its message and endpoint, as the drivers return it (sql/Rows.ts). */
+interface ClaimedSqlRow {
+  readonly api_key: string
+  readonly message_id: string
+  readonly endpoint_id: string
+  readonly attempts: IntegerColumn
+  readonly max_attempts: IntegerColumn
+  readonly event_type: string
+  readonly channels: JsonColumn
+  readonly payload: string
+  readonly message_created_at: IntegerColumn
+  readonly url: string
+  readonly rate_limit: IntegerColumn | null
+  readonly secret: string
+  readonly previous_secret: string | null
+  readonly previous_secret_until: IntegerColumn | null
+}
+
+/** One `webhook_attempts` row. */
+interface AttemptSqlRow {
+  readonly api_key: string
+  readonly id: string
+  readonly message_id: string
+  readonly endpoint_id: string
+  readonly url: string
+  readonly attempt_number: IntegerColumn
+  readonly status: AttemptRow["status"]
+  readonly response_status_code: IntegerColumn
+  readonly response_body: string
+  readonly duration_ms: IntegerColumn
+  readonly error: string | null
+  readonly created_at: IntegerColumn
+  readonly next_attempt_at: IntegerColumn | null
+}
+
+const toClaimed = (now: number) => (r: ClaimedSqlRow): ClaimedDelivery => {
+  const previousUntil = numOrNull(r.previous_secret_until)
+  return {
+    apiKey: r.api_key,
+    messageId: r.message_id,
+    endpointId: r.endpoint_id,
+    attempts: num(r.attempts),
+    maxAttempts: num(r.max_attempts),
+    eventType: r.event_type,
+    channels: fromJson(r.channels, []),
+    payloadJson: r.payload,
+    messageCreatedAt: num(r.message_created_at),
+    url: r.url,
+    rateLimit: numOrNull(r.rate_limit),
+    secrets: r.previous_secret !== null && previousUntil !== null && previousUntil > now ? [r.secret, r.previous_secret] : [r.secret]
+  }
+}
+
+const toAttempt = (r: AttemptSqlRow): AttemptRow => ({
+  apiKey: r.api_key,
+  id: r.id,
+  messageId: r.message_id,
+  endpointId: r.endpoint_id,
+  url: r.url,
+  attemptNumber: num(r.attempt_number),
+  status: r.status,
+  responseStatusCode: num(r.response_status_code),
+  responseBody: r.response_body,
+  durationMs: num(r.duration_ms),
+  error: strOrNull(r.error),
+  createdAt: num(r.created_at),
+  nextAttemptAt: numOrNull(r.next_attempt_at)
+})
+
+export const SqlDeliveriesRepo = Layer.effect(
+  DeliveriesRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+    // A literal status (not a parameter), so both dialects match the partial index `webhook_deliveries_due`.
+    const due = (now: number) => sql`status = 'pending' AND next_attempt_at <= ${now}`
+    const held = (claim: string, d: { readonly apiKey: string; readonly messageId: string; readonly endpointId: string }) =>
+      sql`api_key = ${d.apiKey} AND message_id = ${d.messageId} AND endpoint_id = ${d.endpointId} AND status = 'pending' AND lease_owner = ${claim}`
+    return {
+      // Two statements: the claim, then what the claimed rows need. On PostgreSQL the subquery
+      // locks what it picks and skips rows other servers are claiming; the outer condition
+      // re-checks each row, which keeps SQLite (one writer at a time) correct too. A claim
+      // pushes next_attempt_at to the lease's end: a worker that dies leaves its rows due then.
+      claim: (claim, now, leaseUntil, limit) =>
+        sql`UPDATE webhook_deliveries SET lease_owner = ${claim}, next_attempt_at = ${leaseUntil}
+          WHERE (api_key, message_id, endpoint_id) IN (
+            SELECT api_key, message_id, endpoint_id FROM webhook_deliveries WHERE ${due(now)}
+            ORDER BY next_attempt_at ${limitRows(sql, limit)} ${skipLocked}
+          ) AND ${due(now)}
+          RETURNING api_key`.pipe(
+          mapRows((rows) => rows.length),
+          Effect.flatMap((count) =>
+            count === 0 ? Effect.succeed([]) : sql`SELECT d.api_key, d.message_id, d.endpoint_id, d.attempts, d.max_attempts,
+                m.event_type, m.channels, m.payload, m.created_at AS message_created_at,
+                e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
+              FROM webhook_deliveries d
+              JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
+              JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id
+              WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(now)))
+          )
+        ),
+      recordAttempt: (claim, a, next) =>
+        sql`INSERT INTO webhook_attempts ${
+          sql.insert({
+            api_key: a.apiKey,
+            id: a.id,
+            message_id: a.messageId,
+            endpoint_id: a.endpointId,
+            url: a.url,
+            attempt_number: a.attemptNumber,
+            status: a.status,
+            response_status_code: a.responseStatusCode,
+            response_body: a.responseBody,
+            duration_ms: a.durationMs,
+            error: a.error,
+            created_at: a.createdAt,
+            next_attempt_at: a.nextAttemptAt
+          })
+        }`.pipe(
+          ignoreRows,
+          Effect.zipRight(
+            sql`UPDATE webhook_deliveries SET status = ${next.status}, attempts = attempts + 1,
+                next_attempt_at = ${next.status === "pending" ? next.at : null}, lease_owner = NULL, updated_at = ${a.createdAt}
+              WHERE ${held(claim, a)} RETURNING api_key`.pipe(mapRows((rows) => rows.length > 0))
+          )
+        ),
+      postpone: (claim, d, at) =>
+        sql`UPDATE webhook_deliveries SET next_attempt_at = ${at}, lease_owner = NULL WHERE ${held(claim, d)}`.pipe(ignoreRows),
+      releaseAll: (claimPrefix, now) =>
+        sql`UPDATE webhook_deliveries SET next_attempt_at = ${now}, lease_owner = NULL
+          WHERE status = 'pending' AND substr(lease_owner, 1, ${claimPrefix.length}) = ${claimPrefix}
+          RETURNING api_key`.pipe(mapRows((rows) => rows.length)),
+      cancelEndpoint: (apiKey, endpointId, now) =>
+        sql`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_owner = NULL, updated_at = ${now}
+          WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId} AND status = 'pending'`.pipe(ignoreRows),
+      forgetEndpoint: (apiKey, endpointId) =>
+        sql`DELETE FROM webhook_deliveries WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId}`.pipe(
+          ignoreRows,
+          Effect.zipRight(sql`DELETE FROM webhook_attempts WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId}`.pipe(ignoreRows))
+        ),
+      markEndpoint: (apiKey, endpointId, succeeded, now) =>
+        succeeded
+          ? sql`UPDATE webhook_endpoints SET failing_since = NULL
+              WHERE api_key = ${apiKey} AND id = ${endpointId} AND failing_since IS NOT NULL`.pipe(ignoreRows, Effect.as(null))
+          : sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now})
+              WHERE api_key = ${apiKey} AND id = ${endpointId} RETURNING failing_since`.pipe(
+              mapRows((rows: ReadonlyArray<{ readonly failing_since: IntegerColumn | null }>) => numOrNull(rows[0]?.failing_since))
+            ),
+      resend: (apiKey, messageId, endpointId, now) =>
+        sql`INSERT INTO webhook_deliveries ${
+          sql.insert({
+            api_key: apiKey,
+            message_id: messageId,
+            endpoint_id: endpointId,
+            status: "pending",
+            attempts: 0,
+            max_attempts: 1,
+            next_attempt_at: now,
+            lease_owner: null,
+            created_at: now,
+            updated_at: now
+          })
+        } ON CONFLICT (api_key, message_id, endpoint_id) DO UPDATE SET status = 'pending',
+          max_attempts = webhook_deliveries.attempts + 1, next_attempt_at = ${now}, lease_owner = NULL, updated_at = ${now}`.pipe(ignoreRows),
+      recover: (apiKey, endpointId, since, now) =>
+        sql`UPDATE webhook_deliveries SET status = 'pending', max_attempts = attempts + 1, next_attempt_at = ${now},
+            lease_owner = NULL, updated_at = ${now}
+          WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId} AND status = 'failed' AND updated_at >= ${since}
+          RETURNING api_key`.pipe(mapRows((rows) => rows.length)),
+      listAttempts: (apiKey, filters, { before, limit }) =>
+        sql`SELECT * FROM webhook_attempts WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            ...(filters.messageId !== undefined ? [sql`message_id = ${filters.messageId}`] : []),
+            ...(filters.endpointId !== undefined ? [sql`endpoint_id = ${filters.endpointId}`] : []),
+            ...(filters.status !== undefined ? [sql`status = ${filters.status}`] : []),
+            ...(before !== undefined
+              ? [sql`(created_at < ${before.createdAt} OR (created_at = ${before.createdAt} AND id < ${before.id}))`]
+              : [])
+          ])
+        } ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`.pipe(allRows(toAttempt))
+    }
+  })
+)

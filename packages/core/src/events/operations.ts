@@ -1,0 +1,28 @@
+import { defineOperation } from "../protocol/Operation.js"
+import { CreateMessageInput, ListMessagesInput, MessageResult, MessagesPage } from "./EventSchemas.js"
+import { Events } from "./Events.js"
+
+export const eventOperations = [
+  defineOperation({
+    name: "workspace.advancedwebhook.messages.create",
+    paths: ["/v2/workspace/advancedwebhook/messages/create"],
+    auth: "apiKey",
+    summary: "Publish an event of your own to the matching endpoints; the same eventId within 24 h answers the first message.",
+    input: CreateMessageInput,
+    output: MessageResult,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
+    service: Events,
+    handler: (events, input, caller) => events.publish(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "workspace.advancedwebhook.messages.get",
+    paths: ["/v2/workspace/advancedwebhook/messages/get"],
+    auth: "apiKey",
+    summary: "List recorded events (webhook messages), newest first, by id, type or channel.",
+    input: ListMessagesInput,
+    output: MessagesPage,
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
+    service: Events,
+    handler: (events, input, caller) => events.list(caller.apiKey, input)
+  })
+] as const
