@@ -1,4 +1,4 @@
-import type { AtriumOptionsInput } from "@atrium/core"
+import { type AtriumOptionsInput, parseRetrySchedule } from "@atrium/core"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
 export interface ServerEnv {
@@ -21,6 +21,19 @@ const int = (name: string, value: string | undefined, fallback: number, least = 
   return parsed
 }
 
+/** A yes/no setting: `1` or `true` is yes; unset, `0` or `false` is no; anything else is refused. */
+const yes = (name: string, value: string | undefined) => {
+  if (value === undefined || value === "" || value === "0" || value.toLowerCase() === "false") return false
+  if (value === "1" || value.toLowerCase() === "true") return true
+  throw new Error(`${name} must be 1, true, 0 or false, got "${value}"`)
+}
+
+const retrySchedule = (value: string) => {
+  const parsed = parseRetrySchedule(value)
+  if (typeof parsed === "string") throw new Error(`ATRIUM_WEBHOOK_RETRY_SCHEDULE ${parsed}`)
+  return parsed
+}
+
 export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
   port: int("PORT", env.PORT, 8080),
   host: env.HOST ?? "0.0.0.0",
@@ -31,10 +44,16 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
     ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),
     ...(env.ATRIUM_MAX_BODY_BYTES && { maxBodyBytes: int("ATRIUM_MAX_BODY_BYTES", env.ATRIUM_MAX_BODY_BYTES, 1024 * 1024) }),
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
-    ...(env.ATRIUM_ALLOW_PRIVATE_NETWORKS === "true" && { allowPrivateNetworks: true }),
+    ...(yes("ATRIUM_ALLOW_PRIVATE_NETWORKS", env.ATRIUM_ALLOW_PRIVATE_NETWORKS) && { allowPrivateNetworks: true }),
     jobs: {
       ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000, 1) }),
       ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000, 1) })
+    },
+    webhooks: {
+      ...(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE && { retrySchedule: retrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE) }),
+      ...(env.ATRIUM_WEBHOOK_POLL_MS && { pollIntervalMillis: int("ATRIUM_WEBHOOK_POLL_MS", env.ATRIUM_WEBHOOK_POLL_MS, 500, 1) }),
+      ...(env.ATRIUM_WEBHOOK_LEASE_MS && { leaseMillis: int("ATRIUM_WEBHOOK_LEASE_MS", env.ATRIUM_WEBHOOK_LEASE_MS, 60_000, 1) }),
+      ...(env.ATRIUM_WEBHOOK_CONCURRENCY && { concurrency: int("ATRIUM_WEBHOOK_CONCURRENCY", env.ATRIUM_WEBHOOK_CONCURRENCY, 32, 1) })
     }
   }
 })

@@ -43,7 +43,7 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   const stdout = stdoutLines()
   const log = options.log ?? stdout.log
   const storage = storageFromUrl(env.databaseUrl, env)
-  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true })
+  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
   await atrium.ready()
   const listener = toNodeListener(atrium, {
     onResponse: (request, response, ms) =>
@@ -71,4 +71,27 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
       stdout.flush()
     }
   }
+}
+
+/**
+ * `atrium worker`: webhook delivery and background jobs with no HTTP server. `once`: what is
+ * due now, then the storage is closed (for a scheduler); otherwise until `close()`.
+ */
+export async function work(env: ServerEnv, options: { readonly once: true }): Promise<{ readonly deliveries: number; readonly jobTasks: number }>
+export async function work(env: ServerEnv, options: { readonly once: false }): Promise<{ readonly close: () => Promise<void> }>
+export async function work(env: ServerEnv, options: { readonly once: boolean }) {
+  const storage = storageFromUrl(env.databaseUrl, env)
+  if (options.once) {
+    const atrium = createAtrium({ storage: storage.layer, options: env.options })
+    try {
+      await atrium.ready()
+      return await atrium.runDue()
+    } finally {
+      await atrium.dispose()
+    }
+  }
+  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
+  await atrium.ready()
+  process.stdout.write(`atrium worker running (${storage.description})\n`)
+  return { close: () => atrium.dispose() }
 }

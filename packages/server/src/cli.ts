@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-/** The `atrium` command: serve, migrate, workspace create. */
+/** The `atrium` command: serve, worker, migrate, workspace create. */
 import * as Schema from "effect/Schema"
 import { Email } from "@atrium/core"
 import { createWorkspace, migrate, printMigrations } from "./Commands.js"
 import { readEnv } from "./Env.js"
-import { serve } from "./Serve.js"
+import { serve, work } from "./Serve.js"
 import { storageFromUrl } from "./Storage.js"
 
 const USAGE = `Usage:
-  atrium serve                                         start the server (PORT, DATABASE_URL)
+  atrium serve                                         start the server (PORT, DATABASE_URL); it delivers webhooks
+                                                       and runs background jobs too
+  atrium worker [--once]                               deliver webhooks and run background jobs without serving
+                                                       HTTP; --once: what is due now, then exit (for schedulers)
   atrium migrate                                       apply pending database migrations
   atrium migrate --print [--dialect sqlite|pg]         print the SQL of every migration, applying nothing
                                                        (dialect: DATABASE_URL's by default)
@@ -24,7 +27,13 @@ Environment:
   ATRIUM_HEADER_PREFIX      credential header prefix (default x-service; x-velt for hosted-service clients)
   ATRIUM_MAX_BODY_BYTES     largest request body (default 1048576)
   ATRIUM_ISSUER             iss claim of issued tokens (default atrium)
-  ATRIUM_ALLOW_PRIVATE_NETWORKS=true   let webhooks and the permission provider call private addresses
+  ATRIUM_ALLOW_PRIVATE_NETWORKS=1      let webhooks and the permission provider call loopback and private
+                                       addresses (1 or true; for tests and local development)
+  ATRIUM_WEBHOOK_RETRY_SCHEDULE        seconds before each delivery attempt (default 0,5,300,1800,7200,18000,36000,36000)
+  ATRIUM_WEBHOOK_POLL_MS    how often an idle worker looks for due deliveries (default 500)
+  ATRIUM_WEBHOOK_CONCURRENCY  delivery attempts in flight per server (default 32)
+  ATRIUM_WEBHOOK_LEASE_MS   how long a server holds a claimed delivery before another may take it over
+                            (default 60000; longer than an attempt's 15 s timeout)
   ATRIUM_JOBS_POLL_MS       how often an idle server looks for background work (default 1000)
   ATRIUM_JOBS_LEASE_MS      how long a server holds a job before another may take it over (default 30000)
 `
@@ -54,6 +63,21 @@ const main = async (args: ReadonlyArray<string>) => {
       const running = await serve(env)
       const stop = (signal: string) => {
         process.stdout.write(`atrium: ${signal}, shutting down\n`)
+        running.close().then(() => process.exit(0), (error) => fail(String(error)))
+      }
+      process.once("SIGTERM", () => stop("SIGTERM"))
+      process.once("SIGINT", () => stop("SIGINT"))
+      return
+    }
+    case "worker": {
+      if (args.includes("--once")) {
+        const done = await work(env, { once: true })
+        process.stdout.write(`atrium: ${done.deliveries} delivery attempt(s), ${done.jobTasks} job task(s)\n`)
+        return
+      }
+      const running = await work(env, { once: false })
+      const stop = (signal: string) => {
+        process.stdout.write(`atrium: ${signal}, stopping the worker\n`)
         running.close().then(() => process.exit(0), (error) => fail(String(error)))
       }
       process.once("SIGTERM", () => stop("SIGTERM"))

@@ -6,7 +6,7 @@ describe("readEnv", () => {
   it("defaults", () => {
     const env = readEnv({})
     expect(env).toMatchObject({ port: 8080, host: "0.0.0.0", databaseUrl: DEFAULT_DATABASE_URL })
-    expect(env.options).toEqual({ jobs: {} })
+    expect(env.options).toEqual({ jobs: {}, webhooks: {} })
   })
 
   it("maps each variable to its option", () => {
@@ -21,7 +21,11 @@ describe("readEnv", () => {
       ATRIUM_ISSUER: "me",
       ATRIUM_ALLOW_PRIVATE_NETWORKS: "true",
       ATRIUM_JOBS_POLL_MS: "50",
-      ATRIUM_JOBS_LEASE_MS: "1500"
+      ATRIUM_JOBS_LEASE_MS: "1500",
+      ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,1,2.5",
+      ATRIUM_WEBHOOK_POLL_MS: "20",
+      ATRIUM_WEBHOOK_LEASE_MS: "3000",
+      ATRIUM_WEBHOOK_CONCURRENCY: "4"
     })
     expect(env).toEqual({
       port: 0,
@@ -34,9 +38,20 @@ describe("readEnv", () => {
         maxBodyBytes: 2048,
         issuer: "me",
         allowPrivateNetworks: true,
-        jobs: { pollIntervalMillis: 50, leaseMillis: 1500 }
+        jobs: { pollIntervalMillis: 50, leaseMillis: 1500 },
+        webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4 }
       }
     })
+  })
+
+  it("takes 1 or true for ATRIUM_ALLOW_PRIVATE_NETWORKS, 0 or false for no, and refuses anything else", () => {
+    for (const yes of ["1", "true", "TRUE"]) expect(readEnv({ ATRIUM_ALLOW_PRIVATE_NETWORKS: yes }).options.allowPrivateNetworks).toBe(true)
+    for (const no of ["0", "false", ""]) expect(readEnv({ ATRIUM_ALLOW_PRIVATE_NETWORKS: no }).options.allowPrivateNetworks).toBeUndefined()
+    expect(() => readEnv({ ATRIUM_ALLOW_PRIVATE_NETWORKS: "yes" })).toThrow(/ATRIUM_ALLOW_PRIVATE_NETWORKS must be 1, true, 0 or false, got "yes"/)
+  })
+
+  it("refuses a retry schedule that is not comma-separated seconds", () => {
+    expect(() => readEnv({ ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,5m" })).toThrow(/ATRIUM_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative numbers/)
   })
 
   it("refuses a number out of its range, naming the variable", () => {
