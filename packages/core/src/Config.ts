@@ -71,7 +71,7 @@ export const defaultOptions: AtriumOptions = {
     timeoutMillis: 15_000,
     pollIntervalMillis: 500,
     leaseMillis: 60_000,
-    concurrency: 32
+    concurrency: 64
   }
 }
 

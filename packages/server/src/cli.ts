@@ -31,7 +31,7 @@ Environment:
                                        addresses (1 or true; for tests and local development)
   ATRIUM_WEBHOOK_RETRY_SCHEDULE        seconds before each delivery attempt (default 0,5,300,1800,7200,18000,36000,36000)
   ATRIUM_WEBHOOK_POLL_MS    how often an idle worker looks for due deliveries (default 500)
-  ATRIUM_WEBHOOK_CONCURRENCY  delivery attempts in flight per server (default 32)
+  ATRIUM_WEBHOOK_CONCURRENCY  delivery attempts in flight per server (default 64)
   ATRIUM_WEBHOOK_LEASE_MS   how long a server holds a claimed delivery before another may take it over
                             (default 60000; longer than an attempt's 15 s timeout)
   ATRIUM_JOBS_POLL_MS       how often an idle server looks for background work (default 1000)

@@ -5,7 +5,7 @@ import { AtriumConfig } from "../Config.js"
 import { Events } from "../events/Events.js"
 import { ATTEMPT_EXHAUSTED } from "../events/FanOut.js"
 import { RateLimitsRepo } from "../protocol/RateLimitsRepo.js"
-import { Ids } from "../ports/Ids.js"
+import { Ids, timeOrderedId } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WebhookTransport } from "../ports/WebhookTransport.js"
 import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
@@ -74,10 +74,15 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
       })
 
     /** One attempt of a claimed delivery; undefined when the rate limit sent it back to wait. */
-    const attempt = (claim: string, d: ClaimedDelivery) =>
+    const attempt = (claim: string, d: ClaimedDelivery): Effect.Effect<AttemptOutcome | undefined> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        // Most endpoints have no rate limit: their attempts skip the check's steps altogether.
+        d.rateLimit === null
+          ? send(claim, d, now)
+          : Effect.flatMap(admitted(claim, d, now), (ok) => ok ? send(claim, d, now) : Effect.succeed(undefined)))
+
+    const send = (claim: string, d: ClaimedDelivery, now: number) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        if (!(yield* admitted(claim, d, now))) return undefined
         const body = deliveryBody(d)
         const headers = signedHeaders(d.secrets, d.messageId, Math.floor(now / 1000), body)
         const started = performance.now()
@@ -98,7 +103,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
           next,
           attempt: {
             apiKey: d.apiKey,
-            id: yield* ids.make("atmpt", 27),
+            id: yield* timeOrderedId(ids, "atmpt", now),
             messageId: d.messageId,
             endpointId: d.endpointId,
             url: d.url,
@@ -123,37 +128,45 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
         Effect.logWarning(`Webhook endpoint ${endpointId} disabled: ${why}.`)
       ], { discard: true })
 
-    const recordOne = (o: AttemptOutcome) =>
+    /** Endpoint health after a batch: each endpoint judged by its latest attempt in it; a 410 disables at once. */
+    const judgeEndpoints = (outcomes: ReadonlyArray<AttemptOutcome>) =>
       Effect.gen(function*() {
-        const { apiKey, endpointId } = o.delivery
-        const now = o.attempt.createdAt
-        const kept = yield* repo.recordAttempt(o.claim, o.attempt, o.next)
-        if (o.gone) {
-          yield* disableEndpoint(apiKey, endpointId, now, "it answered 410 Gone")
-        } else {
-          const failingSince = yield* repo.markEndpoint(apiKey, endpointId, o.attempt.status === "success", now)
+        const latest = new Map<string, AttemptOutcome>()
+        for (const o of outcomes) latest.set(`${o.delivery.apiKey}\n${o.delivery.endpointId}`, o)
+        const gone = outcomes.filter((o) => o.gone)
+        for (const o of gone) yield* disableEndpoint(o.delivery.apiKey, o.delivery.endpointId, o.attempt.createdAt, "it answered 410 Gone")
+        const judged = [...latest.values()].filter((o) => !gone.some((g) => g.delivery.endpointId === o.delivery.endpointId && g.delivery.apiKey === o.delivery.apiKey))
+        yield* repo.markSucceeded(judged.filter((o) => o.attempt.status === "success").map((o) => o.delivery))
+        for (const o of judged.filter((o) => o.attempt.status === "failed")) {
+          const { apiKey, endpointId } = o.delivery
+          const now = o.attempt.createdAt
+          const failingSince = yield* repo.markFailed(apiKey, endpointId, now)
           if (failingSince !== null && now - failingSince >= FAILING_ENDPOINT_DISABLE_MILLIS) {
             yield* disableEndpoint(apiKey, endpointId, now, "five days without a successful delivery")
           }
         }
-        // Never for an exhausted-event itself: an endpoint failing those would feed itself forever.
-        if (kept && o.next.status === "failed" && o.delivery.eventType !== ATTEMPT_EXHAUSTED) {
-          yield* events.emit(apiKey, [{
-            type: ATTEMPT_EXHAUSTED,
-            channels: o.delivery.channels,
-            data: {
-              messageId: o.delivery.messageId,
-              endpointId,
-              eventType: o.delivery.eventType,
-              lastAttempt: toAttemptRecord(o.attempt)
-            }
-          }])
-        }
       })
 
-    /** Records attempts in one transaction: one commit for a batch, whatever its size. */
+    /** `message.attempt.exhausted` for a delivery whose last attempt failed (never for one of those itself: it would feed itself). */
+    const exhausted = (o: AttemptOutcome) =>
+      o.delivery.eventType === ATTEMPT_EXHAUSTED ? Effect.void : events.emit(o.delivery.apiKey, [{
+        type: ATTEMPT_EXHAUSTED,
+        channels: o.delivery.channels,
+        data: {
+          messageId: o.delivery.messageId,
+          endpointId: o.delivery.endpointId,
+          eventType: o.delivery.eventType,
+          lastAttempt: toAttemptRecord(o.attempt)
+        }
+      }])
+
+    /** Records attempts in one transaction: a few statements and one commit for a batch, whatever its size. */
     const record = (outcomes: ReadonlyArray<AttemptOutcome>) =>
-      outcomes.length === 0 ? Effect.void : withTransaction(Effect.forEach(outcomes, recordOne, { discard: true }))
+      outcomes.length === 0 ? Effect.void : withTransaction(Effect.gen(function*() {
+        const held = yield* repo.recordAttempts(outcomes)
+        yield* judgeEndpoints(outcomes)
+        yield* Effect.forEach(outcomes, (o, i) => held[i] && o.next.status === "failed" ? exhausted(o) : Effect.void, { discard: true })
+      }))
 
     return {
       claim,

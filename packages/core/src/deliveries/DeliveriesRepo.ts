@@ -42,6 +42,13 @@ export type DeliveryNext =
   | { readonly status: "pending"; readonly at: number }
   | { readonly status: "success" | "failed" }
 
+/** An attempt to record, under the claim it was made with, and what becomes of its delivery. */
+export interface RecordedAttempt {
+  readonly claim: string
+  readonly attempt: AttemptRow
+  readonly next: DeliveryNext
+}
+
 export interface AttemptFilters {
   readonly messageId?: string
   readonly endpointId?: string
@@ -62,8 +69,11 @@ export interface AttemptPosition {
 export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<DeliveriesRepo, {
   /** Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers are claiming. */
   readonly claim: (claim: string, now: number, leaseUntil: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
-  /** Records an attempt and moves its delivery on; false (attempt still recorded) when the claim was lost. */
-  readonly recordAttempt: (claim: string, attempt: AttemptRow, next: DeliveryNext) => Effect.Effect<boolean>
+  /**
+   * Records attempts and moves each delivery on. For each, whether its claim still held (the
+   * attempt is recorded either way); a success is reported as held without being checked.
+   */
+  readonly recordAttempts: (attempts: ReadonlyArray<RecordedAttempt>) => Effect.Effect<ReadonlyArray<boolean>>
   /** Hands a claimed delivery back, due at `at`, without counting an attempt (rate limit). */
   readonly postpone: (claim: string, delivery: ClaimedDelivery, at: number) => Effect.Effect<void>
   /** Hands back every delivery still held by claims starting with `claimPrefix` (a worker stopping). */
@@ -72,8 +82,10 @@ export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<D
   readonly cancelEndpoint: (apiKey: string, endpointId: string, now: number) => Effect.Effect<void>
   /** Removes the endpoint's deliveries and attempts (it was deleted). */
   readonly forgetEndpoint: (apiKey: string, endpointId: string) => Effect.Effect<void>
-  /** A success clears the endpoint's failing streak; a failure starts it (if not started). The streak's start, or null. */
-  readonly markEndpoint: (apiKey: string, endpointId: string, succeeded: boolean, now: number) => Effect.Effect<number | null>
+  /** Successes clear these endpoints' failing streaks. */
+  readonly markSucceeded: (endpoints: ReadonlyArray<{ readonly apiKey: string; readonly endpointId: string }>) => Effect.Effect<void>
+  /** A failure starts the endpoint's failing streak unless one is running; the streak's start. */
+  readonly markFailed: (apiKey: string, endpointId: string, now: number) => Effect.Effect<number | null>
   /** One more attempt now, whatever the delivery's state (created if the message never fanned out to the endpoint). */
   readonly resend: (apiKey: string, messageId: string, endpointId: string, now: number) => Effect.Effect<void>
   /** Resends every delivery to the endpoint that failed at or after `since`; how many. */

@@ -85,16 +85,19 @@ export const SqlDeliveriesRepo = Layer.effect(
     const held = (claim: string, d: { readonly apiKey: string; readonly messageId: string; readonly endpointId: string }) =>
       sql`api_key = ${d.apiKey} AND message_id = ${d.messageId} AND endpoint_id = ${d.endpointId} AND status = 'pending' AND lease_owner = ${claim}`
     return {
-      // Two statements: the claim, then what the claimed rows need. On PostgreSQL the subquery
-      // locks what it picks and skips rows other servers are claiming; the outer condition
-      // re-checks each row, which keeps SQLite (one writer at a time) correct too. A claim
-      // pushes next_attempt_at to the lease's end: a worker that dies leaves its rows due then.
+      // Two statements: the claim, then what the claimed rows need. The claim picks due rows in
+      // a subquery and updates them by primary key (UPDATE … FROM, on both dialects). On
+      // PostgreSQL the subquery locks what it picks and skips rows other servers are claiming;
+      // the outer condition re-checks each row, which keeps SQLite (one writer at a time)
+      // correct too. A claim pushes next_attempt_at to the lease's end: a worker that dies
+      // leaves its rows due then.
       claim: (claim, now, leaseUntil, limit) =>
         sql`UPDATE webhook_deliveries SET lease_owner = ${claim}, next_attempt_at = ${leaseUntil}
-          WHERE (api_key, message_id, endpoint_id) IN (
-            SELECT api_key, message_id, endpoint_id FROM webhook_deliveries WHERE ${due(now)}
+          FROM (
+            SELECT api_key AS k, message_id AS m, endpoint_id AS e FROM webhook_deliveries WHERE ${due(now)}
             ORDER BY next_attempt_at ${limitRows(sql, limit)} ${skipLocked}
-          ) AND ${due(now)}
+          ) AS picked
+          WHERE api_key = picked.k AND message_id = picked.m AND endpoint_id = picked.e AND ${due(now)}
           RETURNING api_key`.pipe(
           mapRows((rows) => rows.length),
           Effect.flatMap((count) =>
@@ -107,9 +110,12 @@ export const SqlDeliveriesRepo = Layer.effect(
               WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(now)))
           )
         ),
-      recordAttempt: (claim, a, next) =>
-        sql`INSERT INTO webhook_attempts ${
-          sql.insert({
+      // One INSERT for every attempt and one UPDATE for every success: a batch costs a few
+      // statements, not three per attempt. Failures move on one by one (each may retry or end).
+      recordAttempts: (items) =>
+        Effect.gen(function*() {
+          if (items.length === 0) return []
+          yield* sql`INSERT INTO webhook_attempts ${sql.insert(items.map(({ attempt: a }) => ({
             api_key: a.apiKey,
             id: a.id,
             message_id: a.messageId,
@@ -123,15 +129,23 @@ export const SqlDeliveriesRepo = Layer.effect(
             error: a.error,
             created_at: a.createdAt,
             next_attempt_at: a.nextAttemptAt
-          })
-        }`.pipe(
-          ignoreRows,
-          Effect.zipRight(
-            sql`UPDATE webhook_deliveries SET status = ${next.status}, attempts = attempts + 1,
-                next_attempt_at = ${next.status === "pending" ? next.at : null}, lease_owner = NULL, updated_at = ${a.createdAt}
-              WHERE ${held(claim, a)} RETURNING api_key`.pipe(mapRows((rows) => rows.length > 0))
-          )
-        ),
+          })))}`.pipe(ignoreRows)
+          const succeeded = items.filter((item) => item.next.status === "success")
+          if (succeeded.length > 0) {
+            const latest = Math.max(...succeeded.map((item) => item.attempt.createdAt))
+            yield* sql`UPDATE webhook_deliveries SET status = 'success', attempts = attempts + 1, next_attempt_at = NULL,
+                lease_owner = NULL, updated_at = ${latest}
+              WHERE status = 'pending' AND (api_key, message_id, endpoint_id, lease_owner) IN (VALUES ${
+              sql.csv(succeeded.map(({ attempt: a, claim }) => sql`(${a.apiKey}, ${a.messageId}, ${a.endpointId}, ${claim})`))
+            })`.pipe(ignoreRows)
+          }
+          return yield* Effect.forEach(items, ({ attempt: a, claim, next }) =>
+            next.status === "success"
+              ? Effect.succeed(true)
+              : sql`UPDATE webhook_deliveries SET status = ${next.status}, attempts = attempts + 1,
+                  next_attempt_at = ${next.status === "pending" ? next.at : null}, lease_owner = NULL, updated_at = ${a.createdAt}
+                WHERE ${held(claim, a)} RETURNING api_key`.pipe(mapRows((rows) => rows.length > 0)))
+        }),
       postpone: (claim, d, at) =>
         sql`UPDATE webhook_deliveries SET next_attempt_at = ${at}, lease_owner = NULL WHERE ${held(claim, d)}`.pipe(ignoreRows),
       releaseAll: (claimPrefix, now) =>
@@ -146,14 +160,16 @@ export const SqlDeliveriesRepo = Layer.effect(
           ignoreRows,
           Effect.zipRight(sql`DELETE FROM webhook_attempts WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId}`.pipe(ignoreRows))
         ),
-      markEndpoint: (apiKey, endpointId, succeeded, now) =>
-        succeeded
-          ? sql`UPDATE webhook_endpoints SET failing_since = NULL
-              WHERE api_key = ${apiKey} AND id = ${endpointId} AND failing_since IS NOT NULL`.pipe(ignoreRows, Effect.as(null))
-          : sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now})
-              WHERE api_key = ${apiKey} AND id = ${endpointId} RETURNING failing_since`.pipe(
-              mapRows((rows: ReadonlyArray<{ readonly failing_since: IntegerColumn | null }>) => numOrNull(rows[0]?.failing_since))
-            ),
+      markSucceeded: (endpoints) =>
+        endpoints.length === 0 ? Effect.void : sql`UPDATE webhook_endpoints SET failing_since = NULL
+          WHERE failing_since IS NOT NULL AND (api_key, id) IN (VALUES ${
+          sql.csv(endpoints.map((e) => sql`(${e.apiKey}, ${e.endpointId})`))
+        })`.pipe(ignoreRows),
+      markFailed: (apiKey, endpointId, now) =>
+        sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now})
+          WHERE api_key = ${apiKey} AND id = ${endpointId} RETURNING failing_since`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly failing_since: IntegerColumn | null }>) => numOrNull(rows[0]?.failing_since))
+        ),
       resend: (apiKey, messageId, endpointId, now) =>
         sql`INSERT INTO webhook_deliveries ${
           sql.insert({

@@ -7,7 +7,7 @@ import { DeliverySignal } from "../deliveries/DeliverySignal.js"
 import { notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
-import { Ids } from "../ports/Ids.js"
+import { Ids, timeOrderedId } from "../ports/Ids.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
 import { requireEnabled } from "../webhooks/Enablement.js"
 import { WebhookConfigRepo } from "../webhooks/WebhookConfigRepo.js"
@@ -78,7 +78,7 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
       })
 
     const newMessage = (apiKey: string, event: NewEvent, now: number, eventId: string | null) =>
-      Effect.map(ids.make("msg", 27), (id): MessageRow => ({
+      Effect.map(timeOrderedId(ids, "msg", now), (id): MessageRow => ({
         apiKey,
         id,
         eventType: event.type,

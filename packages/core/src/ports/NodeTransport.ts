@@ -48,7 +48,8 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
   const agentOptions = { keepAlive: true, maxSockets: 256, lookup: guardedLookup }
   const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) }
 
-  const send = (request: OutgoingRequest, signal: AbortSignal) =>
+  /** Sends the request; `onRequest` receives it, so the caller can destroy it (timeout, interruption). */
+  const send = (request: OutgoingRequest, onRequest: (outgoing: http.ClientRequest) => void) =>
     new Promise<IncomingResponse>((resolve, reject) => {
       const url = new URL(request.url)
       const literal = url.hostname.replace(/^\[|\]$/g, "")
@@ -63,8 +64,7 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
       const outgoing = client.request(url, {
         method: "POST",
         agent,
-        headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
-        signal
+        headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) }
       }, (response) => {
         const chunks: Array<Buffer> = []
         let kept = 0
@@ -85,16 +85,21 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
         })
       })
       outgoing.on("error", reject)
+      onRequest(outgoing)
       outgoing.end(request.body)
     })
 
   return {
     post: (request: OutgoingRequest) =>
       Effect.async<IncomingResponse, TransportError>((resume) => {
-        const controller = new AbortController()
+        let outgoing: http.ClientRequest | undefined
+        let timedOut = false
         // A timer of the platform, not of Effect's clock: an attempt takes real time even under a test clock.
-        const timer = setTimeout(() => controller.abort(new Error("timeout")), request.timeoutMillis)
-        send(request, controller.signal).then(
+        const timer = setTimeout(() => {
+          timedOut = true
+          outgoing?.destroy(new Error("timeout"))
+        }, request.timeoutMillis)
+        send(request, (created) => (outgoing = created)).then(
           (response) => {
             clearTimeout(timer)
             resume(Effect.succeed(response))
@@ -105,7 +110,7 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
             resume(Effect.fail(
               error instanceof Refused
                 ? new TransportError({ reason: "refused", message })
-                : controller.signal.aborted
+                : timedOut
                 ? new TransportError({ reason: "timeout", message: `no answer within ${request.timeoutMillis} ms` })
                 : new TransportError({ reason: "network", message })
             ))
@@ -113,7 +118,7 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
         )
         return Effect.sync(() => {
           clearTimeout(timer)
-          controller.abort(new Error("interrupted"))
+          outgoing?.destroy(new Error("interrupted"))
         })
       })
   }

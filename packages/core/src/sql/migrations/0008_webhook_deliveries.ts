@@ -36,7 +36,10 @@ export default Effect.gen(function*() {
     PRIMARY KEY (api_key, message_id, endpoint_id)
   )`
   yield* sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`
-  yield* sql`CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (api_key, endpoint_id, status)`
+  // Only claimed rows carry a lease owner: what a claim reads back, and what a stopping worker hands back.
+  yield* sql`CREATE INDEX webhook_deliveries_claimed ON webhook_deliveries (lease_owner) WHERE lease_owner IS NOT NULL`
+  // Without status, so the status change of every attempt does not rewrite it (cancel, recover, delete).
+  yield* sql`CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (api_key, endpoint_id)`
 
   yield* sql`CREATE TABLE webhook_attempts (
     api_key ${text} NOT NULL,
