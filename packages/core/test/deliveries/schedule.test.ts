@@ -197,6 +197,28 @@ describe("the outbox", () => {
     }).pipe(Effect.provide(atrium())))
 })
 
+describe("claims", () => {
+  it.effect("are held for the lease, then due again; a stopping worker hands back what it holds at once", () =>
+    Effect.gen(function*() {
+      yield* setUp()
+      const a = yield* publish()
+      const b = yield* publish()
+      const ids = (claimed: ReadonlyArray<{ readonly messageId: string }>) => claimed.map((d) => d.messageId).sort()
+      expect(ids(yield* Deliveries.claim("w1.1", 1))).toEqual([a])
+      expect(ids(yield* Deliveries.claim("w2.1", 1))).toEqual([b])
+      // Both held: nothing is due for anyone else.
+      expect(yield* Deliveries.claim("w3.1", 10)).toEqual([])
+      // w1 stops (SIGTERM): what it holds is due again at once.
+      expect(yield* Deliveries.releaseAll("w1")).toBe(1)
+      expect(ids(yield* Deliveries.claim("w3.2", 10))).toEqual([a])
+      // w2 and w3 die holding their claims: the deliveries are due once the lease has run out, not before.
+      yield* TestClock.adjust(59_999)
+      expect(yield* Deliveries.claim("w4.1", 10)).toEqual([])
+      yield* TestClock.adjust(1)
+      expect(ids(yield* Deliveries.claim("w4.2", 10))).toEqual([a, b].sort())
+    }).pipe(Effect.provide(atrium())))
+})
+
 describe("the background worker", () => {
   it.effect("is woken by a committed event and delivers it without waiting for its poll", () =>
     Effect.gen(function*() {
