@@ -1,6 +1,7 @@
 import * as Layer from "effect/Layer"
 import { Activities } from "./activities/Activities.js"
 import { Agents } from "./agents/Agents.js"
+import { Comments } from "./comments/Comments.js"
 import { Attempts } from "./deliveries/Attempts.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliverySignal } from "./deliveries/DeliverySignal.js"
@@ -44,6 +45,7 @@ export const DomainServices = Layer.mergeAll(
   JobRunner.Default,
   Folders.Default,
   Activities.Default,
+  Comments.Default,
   WebhookConfigs.Default,
   WebhookEndpoints.Default,
   Tokens.Default,

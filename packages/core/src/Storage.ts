@@ -1,5 +1,6 @@
 import { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
 import { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
+import { CommentsRepo } from "./comments/CommentsRepo.js"
 import { DeliveriesRepo } from "./deliveries/DeliveriesRepo.js"
 import { DocumentsRepo } from "./documents/DocumentsRepo.js"
 import { EventsRepo } from "./events/EventsRepo.js"
@@ -28,6 +29,7 @@ import { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
 export {
   ActivitiesRepo,
   AgentExecutionsRepo,
+  CommentsRepo,
   DeliveriesRepo,
   DocumentsRepo,
   EventsRepo,
@@ -73,6 +75,7 @@ export type StorageServices =
   | JobsRepo
   | JobDataPort
   | ActivitiesRepo
+  | CommentsRepo
   | WebhookConfigRepo
   | WebhookEndpointsRepo
   | EventsRepo

@@ -1,5 +1,6 @@
 import { activityOperations } from "./activities/operations.js"
 import { agentOperations } from "./agents/operations.js"
+import { commentOperations } from "./comments/operations.js"
 import { deliveryOperations } from "./deliveries/operations.js"
 import { documentOperations } from "./documents/operations.js"
 import { eventOperations } from "./events/operations.js"
@@ -27,6 +28,7 @@ export const operations = [
   ...jobOperations,
   ...folderOperations,
   ...activityOperations,
+  ...commentOperations,
   ...webhookOperations,
   ...eventOperations,
   ...deliveryOperations,

@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { SqlActivitiesRepo } from "../activities/SqlActivitiesRepo.js"
 import { SqlAgentExecutionsRepo } from "../agents/SqlAgentExecutionsRepo.js"
+import { SqlCommentsRepo } from "../comments/SqlCommentsRepo.js"
 import { SqlDeliveriesRepo } from "../deliveries/SqlDeliveriesRepo.js"
 import { SqlDocumentsRepo } from "../documents/SqlDocumentsRepo.js"
 import { SqlEventsRepo } from "../events/SqlEventsRepo.js"
@@ -64,6 +65,7 @@ export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient
   SqlJobsRepo,
   SqlJobDataPort,
   SqlActivitiesRepo,
+  SqlCommentsRepo,
   SqlWebhookConfigRepo,
   SqlWebhookEndpointsRepo,
   SqlEventsRepo,

@@ -7,6 +7,7 @@ import webhooks from "./0005_webhooks.js"
 import jobs from "./0006_jobs.js"
 import tokensAgentsMemory from "./0007_tokens_agents_memory.js"
 import webhookDeliveries from "./0008_webhook_deliveries.js"
+import comments from "./0009_comments.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -24,7 +25,8 @@ export const migrationRecord = {
   "0005_webhooks": webhooks,
   "0006_jobs": jobs,
   "0007_tokens_agents_memory": tokensAgentsMemory,
-  "0008_webhook_deliveries": webhookDeliveries
+  "0008_webhook_deliveries": webhookDeliveries,
+  "0009_comments": comments
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

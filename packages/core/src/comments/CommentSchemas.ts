@@ -1,0 +1,258 @@
+import * as Schema from "effect/Schema"
+import { SuccessResult } from "../protocol/Envelope.js"
+import { Email, EpochMillis, Id, IntRange, JsonObject, optional, PageSize, Text } from "../schema/Common.js"
+
+/**
+ * Comment threads (comment annotations), their comments, per the hosted service's published facts
+ * (docs/compatibility.md, "Comments"); rulings in docs/decisions.md, "Comments".
+ */
+
+/** Entries of one batch at most: threads per commentannotations/add, comments per thread or call. */
+export const MAX_BATCH = 100
+
+/** Ids per filter list (the facts: max 30). */
+const FilterIds = Schema.Array(Id).pipe(
+  Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+  Schema.maxItems(30, { message: () => "must have at most 30 entries" })
+)
+
+/** 1 to MAX_BATCH entries. */
+const batchOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
+  Schema.Array(item).pipe(
+    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
+  )
+
+/** A caller-supplied thread id: an id without `:` (the facts). */
+export const AnnotationId = Id.pipe(Schema.pattern(/^[^:]*$/, { message: () => "must not contain ':'" }))
+
+/** A comment id: a positive integer, unique within its thread. */
+export const CommentId = IntRange(1, Number.MAX_SAFE_INTEGER)
+
+/** A user as payloads carry one: `userId` and what the caller knows of them; other keys are kept. */
+export const User = Schema.Struct(
+  { userId: Id, name: optional(Text(1000)), email: optional(Email) },
+  JsonObject
+).annotations({ identifier: "CommentUser" })
+
+const Location = Schema.Struct(
+  { id: Schema.Union(Id, Schema.Number), locationName: optional(Text(1000)) },
+  JsonObject
+)
+
+const TargetElement = Schema.Struct({
+  elementId: optional(Text(1000)),
+  targetText: optional(Text(10_000)),
+  occurrence: optional(IntRange(0, 1_000_000)),
+  selectAllContent: optional(Schema.Boolean)
+})
+
+/** A thread's status: `type` default, ongoing or terminal (terminal: resolved). */
+export const Status = Schema.Struct({
+  id: Id,
+  name: Text(1000),
+  type: Schema.Literal("default", "ongoing", "terminal"),
+  color: optional(Text(1000)),
+  lightColor: optional(Text(1000)),
+  svg: optional(Text(100_000)),
+  iconUrl: optional(Text(2048))
+}).annotations({ identifier: "CommentStatus" })
+
+/** The status of a new thread when none is given (the facts' built-in default). */
+export const OPEN_STATUS: typeof Status.Type = {
+  id: "OPEN",
+  name: "Open",
+  type: "default",
+  color: "var(--velt-accent, #625DF5)",
+  lightColor: "var(--velt-accent-light, #E7E8FA)"
+}
+
+const Priority = Schema.Struct({
+  id: Id,
+  name: Text(1000),
+  color: optional(Text(1000)),
+  lightColor: optional(Text(1000))
+})
+
+const Visibility = Schema.Struct({
+  type: Schema.Literal("public", "organizationPrivate", "restricted"),
+  organizationId: optional(Id),
+  userIds: optional(Schema.Array(Id).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+}).pipe(
+  Schema.filter((v) =>
+    v.type === "organizationPrivate" && v.organizationId === undefined
+      ? { path: ["organizationId"], message: "is required when type is organizationPrivate" }
+      : v.type === "restricted" && (v.userIds === undefined || v.userIds.length === 0)
+      ? { path: ["userIds"], message: "must list at least one user when type is restricted" }
+      : true
+  )
+)
+
+const TaggedUserContact = Schema.Struct({
+  userId: Id,
+  text: optional(Text(1000)),
+  contact: optional(User)
+})
+
+const Attachment = Schema.Struct(
+  {
+    attachmentId: IntRange(0, Number.MAX_SAFE_INTEGER),
+    name: optional(Text(1000)),
+    bucketPath: optional(Text(2048)),
+    size: optional(IntRange(0, Number.MAX_SAFE_INTEGER)),
+    type: optional(Text(100)),
+    url: optional(Text(2048)),
+    thumbnail: optional(Text(2048)),
+    mimeType: optional(Text(255)),
+    metadata: optional(JsonObject)
+  }
+)
+
+/** One comment as commentannotations/add and comments/add take it. */
+export const CommentInput = Schema.Struct({
+  commentId: optional(CommentId),
+  commentText: optional(Text(100_000)),
+  commentHtml: optional(Text(200_000)),
+  context: optional(JsonObject),
+  isCommentResolverUsed: optional(Schema.Boolean),
+  isCommentTextAvailable: optional(Schema.Boolean),
+  triggerNotification: optional(Schema.Boolean),
+  triggerActivities: optional(Schema.Boolean),
+  from: User,
+  createdAt: optional(EpochMillis),
+  lastUpdated: optional(EpochMillis),
+  taggedUserContacts: optional(Schema.Array(TaggedUserContact).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" }))),
+  attachments: optional(Schema.Array(Attachment).pipe(Schema.maxItems(100, { message: () => "must have at most 100 entries" })))
+})
+
+export const AnnotationInput = Schema.Struct({
+  annotationId: optional(AnnotationId),
+  location: optional(Location),
+  targetElement: optional(TargetElement),
+  commentData: batchOf(CommentInput),
+  status: optional(Status),
+  assignedTo: optional(User),
+  context: optional(JsonObject),
+  createdAt: optional(EpochMillis),
+  lastUpdated: optional(EpochMillis),
+  priority: optional(Priority),
+  type: optional(Schema.Literal("comment", "suggestion")),
+  suggestion: optional(JsonObject),
+  commentType: optional(Schema.Literal("manual", "chart", "suggestion")),
+  visibility: optional(Visibility)
+})
+
+export const AddAnnotationsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  createOrganization: optional(Schema.Boolean),
+  createDocument: optional(Schema.Boolean),
+  commentAnnotations: batchOf(AnnotationInput)
+})
+
+export const GetAnnotationsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  documentIds: optional(FilterIds),
+  groupByDocumentId: optional(Schema.Boolean),
+  locationIds: optional(FilterIds),
+  annotationIds: optional(FilterIds),
+  /** The threads' creators. */
+  userIds: optional(FilterIds),
+  resolvedBy: optional(Id),
+  statusIds: optional(FilterIds),
+  /** By lastUpdated; default desc. */
+  order: optional(Schema.Literal("asc", "desc")),
+  updatedAfter: optional(EpochMillis),
+  updatedBefore: optional(EpochMillis),
+  createdAfter: optional(EpochMillis),
+  createdBefore: optional(EpochMillis),
+  pageSize: optional(PageSize()),
+  pageToken: optional(Schema.String)
+})
+
+export const DeleteAnnotationsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationIds: optional(FilterIds),
+  locationIds: optional(FilterIds),
+  userIds: optional(FilterIds)
+})
+
+export const AddCommentsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: AnnotationId,
+  createOrganization: optional(Schema.Boolean),
+  createDocument: optional(Schema.Boolean),
+  /** Without triggerNotification and triggerActivities: the facts' comments/add takes neither. */
+  commentData: batchOf(CommentInput.omit("triggerNotification", "triggerActivities"))
+})
+
+export const GetCommentsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: AnnotationId,
+  /** The comments' authors. */
+  userIds: optional(FilterIds),
+  commentIds: optional(Schema.Array(CommentId).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+})
+
+/** A comment as reads answer it: `createdAt` in ms, `lastUpdated` ISO 8601 (the facts). */
+export const Comment = Schema.Struct(
+  {
+    commentId: Schema.Number,
+    type: Schema.Literal("text"),
+    status: Schema.Literal("added", "updated"),
+    from: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    createdAt: Schema.Number,
+    lastUpdated: Schema.String,
+    taggedUserContacts: Schema.Array(Schema.Unknown),
+    attachments: Schema.Array(Schema.Unknown)
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "Comment" })
+export type Comment = typeof Comment.Type
+
+export const CommentAnnotation = Schema.Struct(
+  {
+    annotationId: Schema.String,
+    annotationNumber: Schema.Number,
+    type: Schema.Literal("comment", "suggestion"),
+    sourceType: Schema.Literal("rest-api"),
+    createdAt: Schema.Number,
+    lastUpdated: Schema.Number,
+    from: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    status: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    visibilityConfig: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    metadata: Schema.Struct({ apiKey: Schema.String, organizationId: Schema.String, documentId: Schema.String }),
+    comments: Schema.Array(Comment)
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "CommentAnnotation" })
+export type CommentAnnotation = typeof CommentAnnotation.Type
+
+const AddedAnnotation = Schema.Struct({
+  success: Schema.Boolean,
+  annotationId: optional(Schema.String),
+  commentIds: optional(Schema.Array(Schema.Number)),
+  message: Schema.String
+})
+
+export const AddAnnotationsResult = SuccessResult(Schema.Record({ key: Schema.String, value: AddedAnnotation }))
+
+export const AnnotationsPage = SuccessResult(
+  Schema.Union(
+    Schema.Array(Schema.NullOr(CommentAnnotation)),
+    Schema.Record({ key: Schema.String, value: Schema.Array(Schema.NullOr(CommentAnnotation)) })
+  ),
+  { nextPageToken: optional(Schema.String) }
+)
+
+const ItemResult = Schema.Struct({ success: Schema.Boolean, id: Schema.Union(Schema.String, Schema.Number), message: Schema.String })
+
+export const DeleteAnnotationsResult = SuccessResult(Schema.Record({ key: Schema.String, value: ItemResult }))
+
+export const AddCommentsResult = SuccessResult(Schema.Array(Schema.Number))
+
+export const CommentsResult = SuccessResult(Schema.Array(Schema.NullOr(Comment)))

@@ -1,0 +1,349 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
+import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
+import { Events, type NewEvent } from "../events/Events.js"
+import { channelsOf } from "../events/FanOut.js"
+import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
+import { alreadyExists, type ApiError, invalidArgument, notFound } from "../protocol/ApiError.js"
+import { success, successPage } from "../protocol/Envelope.js"
+import { PageTokens } from "../protocol/PageTokens.js"
+import { Ids } from "../ports/Ids.js"
+import { Transactions } from "../ports/Transactions.js"
+import {
+  type AddAnnotationsInput,
+  type AddCommentsInput,
+  type AnnotationInput,
+  type Comment,
+  type CommentAnnotation,
+  type CommentInput,
+  type DeleteAnnotationsInput,
+  type GetAnnotationsInput,
+  type GetCommentsInput,
+  OPEN_STATUS
+} from "./CommentSchemas.js"
+import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo } from "./CommentsRepo.js"
+
+const DEFAULT_PAGE_SIZE = 1000
+
+/** Server-made comment ids look like the hosted service's: six digits, unused in the thread. */
+const COMMENT_ID_MIN = 100_000
+const COMMENT_ID_SPAN = 900_000
+
+/** A comment as reads answer it (the facts: `createdAt` in ms, `lastUpdated` ISO 8601). */
+export const toComment = (row: CommentRow): Comment => ({
+  commentId: row.id,
+  type: "text",
+  status: "added",
+  taggedUserContacts: [],
+  attachments: [],
+  ...(row.record as Omit<Comment, "commentId" | "createdAt" | "lastUpdated">),
+  from: row.record.from as Comment["from"],
+  createdAt: row.createdAt,
+  lastUpdated: new Date(row.lastUpdated).toISOString()
+})
+
+/** A thread as reads answer it, with its comments. */
+export const toAnnotation = (row: AnnotationRow, comments: ReadonlyArray<CommentRow>): CommentAnnotation => ({
+  // Written by addAnnotations: type, commentType, from, status and visibilityConfig are always there.
+  ...(row.record as unknown as Pick<CommentAnnotation, "type" | "from" | "status" | "visibilityConfig">),
+  annotationId: row.id,
+  annotationNumber: row.annotationNumber,
+  sourceType: "rest-api",
+  createdAt: row.createdAt,
+  lastUpdated: row.lastUpdated,
+  metadata: { apiKey: row.apiKey, organizationId: row.organizationId, documentId: row.documentId },
+  comments: comments.map(toComment)
+})
+
+/** A comment's stored fields: what the caller sent, less what has a column or asks for a side effect. */
+const commentRecord = (input: typeof CommentInput.Type): Record<string, unknown> => {
+  const { commentId: _id, createdAt: _c, lastUpdated: _l, triggerActivities: _a, triggerNotification: _n, ...kept } = input
+  return { taggedUserContacts: [], attachments: [], ...kept, status: "added" }
+}
+
+/** One entry of a batch that cannot be written, and why. */
+interface Refusal {
+  readonly key: string
+  readonly message: string
+  readonly exists: boolean
+}
+
+/**
+ * The refusal of a whole batch (docs/decisions.md, "Comments"): nothing is written, `details`
+ * says, per entry, why it failed or that it was not written because another one failed.
+ */
+const refuseBatch = (what: string, keys: ReadonlyArray<string>, refusals: ReadonlyArray<Refusal>): ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT"> => {
+  const details: Record<string, { success: false; message: string }> = {}
+  for (const key of keys) details[key] = { success: false, message: `Not added: another entry of this request failed.` }
+  for (const refusal of refusals) details[refusal.key] = { success: false, message: refusal.message }
+  const message = `${refusals.length} of ${keys.length} ${what} could not be added; nothing was written.`
+  return refusals.some((r) => r.exists) ? alreadyExists(message, details) : invalidArgument(message, details)
+}
+
+/** Comment threads and their comments, with their events. */
+export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* CommentsRepo
+    const organizations = yield* OrganizationsRepo
+    const documents = yield* DocumentsRepo
+    const events = yield* Events
+    const ids = yield* Ids
+    const pageTokens = yield* PageTokens
+    const { withTransaction } = yield* Transactions
+
+    /** The organization and document, created first when the caller asks for it. */
+    const ensureContainers = (apiKey: string, input: { organizationId: string; documentId: string; createOrganization?: boolean; createDocument?: boolean }, now: number) =>
+      Effect.gen(function*() {
+        if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
+        if (input.createDocument === true && (yield* documents.find(apiKey, input.organizationId, input.documentId)) === undefined) {
+          yield* documents.insert(newDocument({ apiKey, organizationId: input.organizationId, id: input.documentId, internalId: yield* ids.make(), now }))
+        }
+      })
+
+    /** Ids for the comments that bring none: six digits, unused in the thread and in this batch. */
+    const assignCommentIds = (inputs: ReadonlyArray<{ readonly commentId?: number }>, taken: Set<number>) =>
+      Effect.forEach(inputs, (input) =>
+        Effect.gen(function*() {
+          if (input.commentId !== undefined) return input.commentId
+          let id: number
+          do id = COMMENT_ID_MIN + Math.floor((yield* Random.next) * COMMENT_ID_SPAN)
+          while (taken.has(id))
+          taken.add(id)
+          return id
+        }))
+
+    const commentRows = (apiKey: string, organizationId: string, annotationId: string, inputs: ReadonlyArray<typeof CommentInput.Type>, commentIds: ReadonlyArray<number>, now: number) =>
+      inputs.map((input, i): CommentRow => {
+        const createdAt = input.createdAt ?? now
+        return {
+          apiKey,
+          organizationId,
+          annotationId,
+          id: commentIds[i]!,
+          createdBy: input.from.userId,
+          createdAt,
+          lastUpdated: input.lastUpdated ?? createdAt,
+          record: commentRecord(input)
+        }
+      })
+
+    /** An event about a thread (and the comment it happened to), as the facts' advanced payload carries it. */
+    const commentEvent = (type: string, annotation: CommentAnnotation, targetComment: Comment | undefined, actionUser: unknown): NewEvent => ({
+      type,
+      channels: channelsOf(annotation.metadata.organizationId, annotation.metadata.documentId),
+      data: {
+        commentAnnotation: annotation,
+        ...(targetComment !== undefined && { targetComment }),
+        actionUser,
+        metadata: annotation.metadata
+      }
+    })
+
+    /** Duplicate comment ids within one list of comments. */
+    const duplicateCommentIds = (inputs: ReadonlyArray<{ readonly commentId?: number }>, taken: ReadonlySet<number>) => {
+      const seen = new Set<number>()
+      const out: Array<{ readonly id: number; readonly exists: boolean }> = []
+      for (const { commentId } of inputs) {
+        if (commentId === undefined) continue
+        if (taken.has(commentId)) out.push({ id: commentId, exists: true })
+        else if (seen.has(commentId)) out.push({ id: commentId, exists: false })
+        seen.add(commentId)
+      }
+      return out
+    }
+
+    return {
+      /** commentannotations/add: every thread with its comments, or (any entry failing) none. */
+      addAnnotations: (apiKey: string, input: typeof AddAnnotationsInput.Type) =>
+        Effect.gen(function*() {
+          const { documentId, organizationId } = input
+          const now = yield* Clock.currentTimeMillis
+          const entries: Array<{ readonly entry: typeof AnnotationInput.Type; readonly id: string; readonly key: string }> = []
+          for (const [index, entry] of input.commentAnnotations.entries()) {
+            // Unnamed entries are keyed by their place in the request, as the facts key denied ones.
+            entries.push({ entry, id: entry.annotationId ?? (yield* ids.make(undefined, 20)), key: entry.annotationId ?? `__index:${index}` })
+          }
+          const existing = new Set(yield* repo.existingAnnotations(apiKey, organizationId, entries.map((e) => e.id)))
+          const refusals: Array<Refusal> = []
+          const seen = new Set<string>()
+          for (const { entry, id, key } of entries) {
+            if (existing.has(id)) refusals.push({ key, exists: true, message: `Annotation ${id} already exists.` })
+            else if (seen.has(id)) refusals.push({ key, exists: false, message: `Annotation ${id} appears more than once in this request.` })
+            const duplicates = duplicateCommentIds(entry.commentData, new Set())
+            if (duplicates.length > 0) {
+              refusals.push({ key, exists: false, message: `Comment ${duplicates[0]!.id} appears more than once in annotation ${id}.` })
+            }
+            seen.add(id)
+          }
+          if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
+
+          const added = yield* withTransaction(Effect.gen(function*() {
+            yield* ensureContainers(apiKey, input, now)
+            const out: Array<{ readonly annotation: CommentAnnotation }> = []
+            for (const { entry, id } of entries) {
+              const commentIds = yield* assignCommentIds(entry.commentData, new Set(entry.commentData.flatMap((c) => c.commentId ?? [])))
+              const first = entry.commentData[0]!
+              const createdAt = entry.createdAt ?? first.createdAt ?? now
+              const status = entry.status ?? OPEN_STATUS
+              const row: AnnotationRow = {
+                apiKey,
+                organizationId,
+                documentId,
+                id,
+                annotationNumber: yield* repo.nextAnnotationNumber(apiKey, organizationId, documentId),
+                locationId: entry.location === undefined ? null : String(entry.location.id),
+                statusId: status.id,
+                createdBy: first.from.userId,
+                resolvedBy: null,
+                createdAt,
+                lastUpdated: entry.lastUpdated ?? createdAt,
+                record: {
+                  type: entry.type ?? "comment",
+                  commentType: entry.commentType ?? "manual",
+                  from: first.from,
+                  status,
+                  visibilityConfig: entry.visibility ?? { type: "public" },
+                  ...(entry.location !== undefined && { location: entry.location, locationId: String(entry.location.id) }),
+                  ...(entry.targetElement !== undefined && { targetElement: entry.targetElement }),
+                  ...(entry.assignedTo !== undefined && { assignedTo: entry.assignedTo }),
+                  ...(entry.priority !== undefined && { priority: entry.priority }),
+                  ...(entry.context !== undefined && { context: entry.context }),
+                  ...(entry.type === "suggestion" && { suggestion: { ...entry.suggestion, status: "pending" } })
+                }
+              }
+              // A comment without its own time takes the thread's, so an imported thread's comments keep its date.
+              const comments = commentRows(apiKey, organizationId, id, entry.commentData, commentIds, entry.createdAt ?? now)
+              yield* repo.insertAnnotation(row)
+              yield* repo.insertComments(comments)
+              out.push({ annotation: toAnnotation(row, comments) })
+            }
+            yield* events.emit(apiKey, out.map(({ annotation }) =>
+              commentEvent("comment_annotation.add", annotation, annotation.comments[0], annotation.comments[0]?.from)))
+            return out
+          }))
+          const data: Record<string, { success: boolean; annotationId: string; commentIds: Array<number>; message: string }> = {}
+          for (const { annotation } of added) {
+            data[annotation.annotationId] = {
+              success: true,
+              annotationId: annotation.annotationId,
+              commentIds: annotation.comments.map((c) => c.commentId),
+              message: "Added Successfully"
+            }
+          }
+          return success("Comment Annotation(s) added successfully.", data)
+        }),
+
+      /** commentannotations/get: filters combine; keyset pages over (lastUpdated, annotationId). */
+      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type) =>
+        Effect.gen(function*() {
+          const order = input.order ?? "desc"
+          const documentIds = [...new Set([...(input.documentIds ?? []), ...(input.documentId !== undefined ? [input.documentId] : [])])].sort()
+          const filters: AnnotationFilters = {
+            ...(documentIds.length > 0 && { documentIds }),
+            ...(input.annotationIds && { ids: [...new Set(input.annotationIds)].sort() }),
+            ...(input.locationIds && { locationIds: [...new Set(input.locationIds)].sort() }),
+            ...(input.userIds && { createdBy: [...new Set(input.userIds)].sort() }),
+            ...(input.statusIds && { statusIds: [...new Set(input.statusIds)].sort() }),
+            ...(input.resolvedBy !== undefined && { resolvedBy: input.resolvedBy }),
+            ...(input.updatedAfter !== undefined && { updatedAfter: input.updatedAfter }),
+            ...(input.updatedBefore !== undefined && { updatedBefore: input.updatedBefore }),
+            ...(input.createdAfter !== undefined && { createdAfter: input.createdAfter }),
+            ...(input.createdBefore !== undefined && { createdBefore: input.createdBefore })
+          }
+          const page = yield* pageTokens.page({
+            scope: { apiKey, operation: "commentannotations.get", filters: { organizationId: input.organizationId, order, ...filters } },
+            token: input.pageToken,
+            limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
+            read: (after: AnnotationCursor | undefined, limit) =>
+              repo.pageAnnotations(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) }),
+            cursorOf: (row): AnnotationCursor => ({ lastUpdated: row.lastUpdated, id: row.id }),
+            present: (page) => page
+          })
+          const comments = yield* repo.listComments(apiKey, input.organizationId, page.items.map((row) => row.id))
+          const annotations = page.items.map((row) => toAnnotation(row, comments.filter((c) => c.annotationId === row.id)))
+          if (input.groupByDocumentId === true) {
+            const grouped: Record<string, Array<CommentAnnotation>> = {}
+            for (const annotation of annotations) (grouped[annotation.metadata.documentId] ??= []).push(annotation)
+            return successPage("Annotations fetched successfully.", grouped, page.next, "nextPageToken")
+          }
+          // A requested id the organization does not have answers null, once, on the last page (the facts).
+          const missing = input.annotationIds === undefined || page.next !== undefined ? [] : yield* Effect.map(
+            repo.existingAnnotations(apiKey, input.organizationId, input.annotationIds),
+            (found) => [...new Set(input.annotationIds)].filter((id) => !found.includes(id))
+          )
+          return successPage("Annotation(s) fetched successfully.", [...annotations, ...missing.map(() => null)], page.next, "nextPageToken")
+        }),
+
+      /** commentannotations/delete: the document's threads that match (all of them without selectors), with their comments. */
+      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type) =>
+        Effect.gen(function*() {
+          const filters: AnnotationFilters = {
+            ...(input.annotationIds && { ids: input.annotationIds }),
+            ...(input.locationIds && { locationIds: input.locationIds }),
+            ...(input.userIds && { createdBy: input.userIds })
+          }
+          const deleted = yield* withTransaction(repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters))
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
+          for (const id of deleted) data[id] = { success: true, id, message: "Deleted Successfully" }
+          return success("Annotations deleted successfully.", data)
+        }),
+
+      /** comments/add: every comment, or (any failing) none; the thread's lastUpdated moves. */
+      addComments: (apiKey: string, input: typeof AddCommentsInput.Type) =>
+        Effect.gen(function*() {
+          const { annotationId, documentId, organizationId } = input
+          const now = yield* Clock.currentTimeMillis
+          return yield* withTransaction(Effect.gen(function*() {
+            yield* ensureContainers(apiKey, input, now)
+            const annotation = yield* repo.findAnnotation(apiKey, organizationId, annotationId)
+            if (annotation === undefined || annotation.documentId !== documentId) {
+              return yield* notFound(`Annotation ${annotationId} not found in document ${documentId}.`)
+            }
+            const taken = new Set(yield* repo.commentIds(apiKey, organizationId, annotationId))
+            const duplicates = duplicateCommentIds(input.commentData, taken)
+            if (duplicates.length > 0) {
+              return yield* refuseBatch(
+                "comments",
+                input.commentData.map((c, i) => c.commentId !== undefined ? String(c.commentId) : `__index:${i}`),
+                duplicates.map(({ exists, id }) => ({
+                  key: String(id),
+                  exists,
+                  message: exists ? `Comment ${id} already exists in annotation ${annotationId}.` : `Comment ${id} appears more than once in this request.`
+                }))
+              )
+            }
+            for (const c of input.commentData) if (c.commentId !== undefined) taken.add(c.commentId)
+            const commentIds = yield* assignCommentIds(input.commentData, taken)
+            const rows = commentRows(apiKey, organizationId, annotationId, input.commentData, commentIds, now)
+            yield* repo.insertComments(rows)
+            const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
+            yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
+            const after = toAnnotation({ ...annotation, lastUpdated }, yield* repo.listComments(apiKey, organizationId, [annotationId]))
+            yield* events.emit(apiKey, rows.map((row) => commentEvent("comment.add", after, toComment(row), row.record.from)))
+            return success("Comment(s) added successfully.", commentIds)
+          }))
+        }),
+
+      /** comments/get: a thread's comments, oldest first, or those asked for in the order asked (null: no such comment). */
+      getComments: (apiKey: string, input: typeof GetCommentsInput.Type) =>
+        Effect.gen(function*() {
+          const annotation = yield* repo.findAnnotation(apiKey, input.organizationId, input.annotationId)
+          if (annotation === undefined || annotation.documentId !== input.documentId) {
+            return yield* notFound(`Annotation ${input.annotationId} not found in document ${input.documentId}.`)
+          }
+          const rows = (yield* repo.listComments(apiKey, input.organizationId, [input.annotationId]))
+            .filter((row) => input.userIds === undefined || input.userIds.includes(row.createdBy))
+          const comments = input.commentIds === undefined
+            ? rows.map(toComment)
+            : input.commentIds.map((id) => {
+              const row = rows.find((r) => r.id === id)
+              return row === undefined ? null : toComment(row)
+            })
+          return success("Comments retrieved successfully.", comments)
+        })
+    }
+  })
+}) {}

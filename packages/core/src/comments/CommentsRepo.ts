@@ -1,0 +1,86 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/** A comment thread as stored: its indexed fields, and the rest of its record as `record`. */
+export interface AnnotationRow {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly documentId: string
+  readonly id: string
+  /** 1, 2, 3, … per document, in order of creation. */
+  readonly annotationNumber: number
+  /** The caller's `location.id`, as text; null without a location. */
+  readonly locationId: string | null
+  readonly statusId: string
+  /** `from.userId` of the thread's first comment. */
+  readonly createdBy: string
+  readonly resolvedBy: string | null
+  readonly createdAt: number
+  readonly lastUpdated: number
+  /** The record's other fields (type, from, status, priority, assignedTo, location, context, …). */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
+/** A comment as stored. */
+export interface CommentRow {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly annotationId: string
+  readonly id: number
+  readonly createdBy: string
+  readonly createdAt: number
+  readonly lastUpdated: number
+  /** The record's other fields (commentText, commentHtml, from, taggedUserContacts, attachments, context, …). */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
+/** Filters of commentannotations/get (and the selectors of delete); every one given must match. */
+export interface AnnotationFilters {
+  readonly documentIds?: ReadonlyArray<string>
+  readonly ids?: ReadonlyArray<string>
+  readonly locationIds?: ReadonlyArray<string>
+  readonly createdBy?: ReadonlyArray<string>
+  readonly statusIds?: ReadonlyArray<string>
+  readonly resolvedBy?: string
+  readonly updatedAfter?: number
+  readonly updatedBefore?: number
+  readonly createdAfter?: number
+  readonly createdBefore?: number
+}
+
+/** Position of the last thread of a page: threads are ordered by (lastUpdated, id). */
+export interface AnnotationCursor {
+  readonly lastUpdated: number
+  readonly id: string
+}
+
+/** Storage port: comment threads and their comments, per API key and organization. */
+export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<CommentsRepo, {
+  /** The number the next thread of the document gets. */
+  readonly nextAnnotationNumber: (apiKey: string, organizationId: string, documentId: string) => Effect.Effect<number>
+  /** Which of these thread ids the organization already has. */
+  readonly existingAnnotations: (apiKey: string, organizationId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  readonly insertAnnotation: (row: AnnotationRow) => Effect.Effect<void>
+  readonly findAnnotation: (apiKey: string, organizationId: string, id: string) => Effect.Effect<AnnotationRow | undefined>
+  /** Moves the thread's lastUpdated (a comment was added). */
+  readonly touchAnnotation: (apiKey: string, organizationId: string, id: string, lastUpdated: number) => Effect.Effect<void>
+  /** Keyset page ordered by (lastUpdated, id) in `order`, strictly after `after`. */
+  readonly pageAnnotations: (
+    apiKey: string,
+    organizationId: string,
+    filters: AnnotationFilters,
+    options: { readonly order: "asc" | "desc"; readonly after?: AnnotationCursor; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<AnnotationRow>>
+  /** Deletes the document's threads that match, with their comments; the ids deleted. */
+  readonly deleteAnnotations: (
+    apiKey: string,
+    organizationId: string,
+    documentId: string,
+    filters: AnnotationFilters
+  ) => Effect.Effect<ReadonlyArray<string>>
+  readonly insertComments: (rows: ReadonlyArray<CommentRow>) => Effect.Effect<void>
+  /** The comment ids a thread already has. */
+  readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<ReadonlyArray<number>>
+  /** The comments of these threads, oldest first within each. */
+  readonly listComments: (apiKey: string, organizationId: string, annotationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CommentRow>>
+}>() {}

@@ -1,0 +1,159 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { limitRows } from "../sql/Limit.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
+import { type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo } from "./CommentsRepo.js"
+
+/** One `comment_annotations` row as the drivers return it (column types: sql/Rows.ts). */
+interface AnnotationSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly id: string
+  readonly document_id: string
+  readonly annotation_number: IntegerColumn
+  readonly location_id: string | null
+  readonly status_id: string
+  readonly created_by: string
+  readonly resolved_by: string | null
+  readonly created_at: IntegerColumn
+  readonly last_updated: IntegerColumn
+  readonly record: JsonColumn
+}
+
+/** One `comments` row. */
+interface CommentSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly annotation_id: string
+  readonly id: IntegerColumn
+  readonly created_by: string
+  readonly created_at: IntegerColumn
+  readonly last_updated: IntegerColumn
+  readonly record: JsonColumn
+}
+
+const toAnnotation = (r: AnnotationSqlRow): AnnotationRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  id: r.id,
+  documentId: r.document_id,
+  annotationNumber: num(r.annotation_number),
+  locationId: strOrNull(r.location_id),
+  statusId: r.status_id,
+  createdBy: r.created_by,
+  resolvedBy: strOrNull(r.resolved_by),
+  createdAt: num(r.created_at),
+  lastUpdated: num(r.last_updated),
+  record: fromJson(r.record, {})
+})
+
+const toComment = (r: CommentSqlRow): CommentRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  annotationId: r.annotation_id,
+  id: num(r.id),
+  createdBy: r.created_by,
+  createdAt: num(r.created_at),
+  lastUpdated: num(r.last_updated),
+  record: fromJson(r.record, {})
+})
+
+export const SqlCommentsRepo = Layer.effect(
+  CommentsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const conditions = (apiKey: string, organizationId: string, f: AnnotationFilters) => [
+      sql`api_key = ${apiKey}`,
+      sql`organization_id = ${organizationId}`,
+      ...(f.documentIds !== undefined ? [sql.in("document_id", f.documentIds)] : []),
+      ...(f.ids !== undefined ? [sql.in("id", f.ids)] : []),
+      ...(f.locationIds !== undefined ? [sql.in("location_id", f.locationIds)] : []),
+      ...(f.createdBy !== undefined ? [sql.in("created_by", f.createdBy)] : []),
+      ...(f.statusIds !== undefined ? [sql.in("status_id", f.statusIds)] : []),
+      ...(f.resolvedBy !== undefined ? [sql`resolved_by = ${f.resolvedBy}`] : []),
+      ...(f.updatedAfter !== undefined ? [sql`last_updated > ${f.updatedAfter}`] : []),
+      ...(f.updatedBefore !== undefined ? [sql`last_updated < ${f.updatedBefore}`] : []),
+      ...(f.createdAfter !== undefined ? [sql`created_at > ${f.createdAfter}`] : []),
+      ...(f.createdBefore !== undefined ? [sql`created_at < ${f.createdBefore}`] : [])
+    ]
+
+    return {
+      nextAnnotationNumber: (apiKey, organizationId, documentId) =>
+        sql`SELECT COALESCE(MAX(annotation_number), 0) + 1 AS next FROM comment_annotations
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND document_id = ${documentId}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly next: IntegerColumn }>) => num(rows[0]!.next))
+        ),
+      existingAnnotations: (apiKey, organizationId, ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql`SELECT id FROM comment_annotations
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("id", ids)}`.pipe(
+          allRows((row: { readonly id: string }) => row.id)
+        ),
+      insertAnnotation: (a) =>
+        sql`INSERT INTO comment_annotations ${
+          sql.insert({
+            api_key: a.apiKey,
+            organization_id: a.organizationId,
+            id: a.id,
+            document_id: a.documentId,
+            annotation_number: a.annotationNumber,
+            location_id: a.locationId,
+            status_id: a.statusId,
+            created_by: a.createdBy,
+            resolved_by: a.resolvedBy,
+            created_at: a.createdAt,
+            last_updated: a.lastUpdated,
+            record: toJson(a.record)
+          })
+        }`.pipe(ignoreRows),
+      findAnnotation: (apiKey, organizationId, id) =>
+        sql`SELECT * FROM comment_annotations WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
+          firstRow(toAnnotation)
+        ),
+      touchAnnotation: (apiKey, organizationId, id, lastUpdated) =>
+        sql`UPDATE comment_annotations SET last_updated = ${lastUpdated}
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} AND last_updated < ${lastUpdated}`.pipe(ignoreRows),
+      pageAnnotations: (apiKey, organizationId, filters, { after, limit, order }) => {
+        const keyset = after === undefined ? [] : order === "asc"
+          ? [sql`(last_updated > ${after.lastUpdated} OR (last_updated = ${after.lastUpdated} AND id > ${after.id}))`]
+          : [sql`(last_updated < ${after.lastUpdated} OR (last_updated = ${after.lastUpdated} AND id < ${after.id}))`]
+        const direction = sql.literal(order === "asc" ? "ASC" : "DESC")
+        return sql`SELECT * FROM comment_annotations WHERE ${sql.and([...conditions(apiKey, organizationId, filters), ...keyset])}
+          ORDER BY last_updated ${direction}, id ${direction} ${limitRows(sql, limit)}`.pipe(allRows(toAnnotation))
+      },
+      deleteAnnotations: (apiKey, organizationId, documentId, filters) =>
+        sql`DELETE FROM comment_annotations WHERE ${
+          sql.and([...conditions(apiKey, organizationId, { ...filters, documentIds: [documentId] })])
+        } RETURNING id`.pipe(
+          allRows((row: { readonly id: string }) => row.id),
+          Effect.tap((ids) =>
+            ids.length === 0 ? Effect.void : sql`DELETE FROM comments
+              WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", ids)}`.pipe(ignoreRows)
+          )
+        ),
+      insertComments: (rows) =>
+        rows.length === 0 ? Effect.void : sql`INSERT INTO comments ${
+          sql.insert(rows.map((c) => ({
+            api_key: c.apiKey,
+            organization_id: c.organizationId,
+            annotation_id: c.annotationId,
+            id: c.id,
+            created_by: c.createdBy,
+            created_at: c.createdAt,
+            last_updated: c.lastUpdated,
+            record: toJson(c.record)
+          })))
+        }`.pipe(ignoreRows),
+      commentIds: (apiKey, organizationId, annotationId) =>
+        sql`SELECT id FROM comments WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}`.pipe(
+          allRows((row: { readonly id: IntegerColumn }) => num(row.id))
+        ),
+      listComments: (apiKey, organizationId, annotationIds) =>
+        annotationIds.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM comments
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", annotationIds)}
+          ORDER BY annotation_id, created_at, id`.pipe(allRows(toComment))
+    }
+  })
+)

@@ -1,0 +1,76 @@
+import { defineOperation } from "../protocol/Operation.js"
+import {
+  AddAnnotationsInput,
+  AddAnnotationsResult,
+  AddCommentsInput,
+  AddCommentsResult,
+  AnnotationsPage,
+  CommentsResult,
+  DeleteAnnotationsInput,
+  DeleteAnnotationsResult,
+  GetAnnotationsInput,
+  GetCommentsInput
+} from "./CommentSchemas.js"
+import { Comments } from "./Comments.js"
+
+export const commentOperations = [
+  defineOperation({
+    name: "commentannotations.add",
+    paths: ["/v2/commentannotations/add"],
+    auth: "apiKey",
+    summary: "Add comment threads with their comments to a document: all of them, or none (details say which failed).",
+    input: AddAnnotationsInput,
+    output: AddAnnotationsResult,
+    errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.addAnnotations(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.get",
+    paths: ["/v2/commentannotations/get"],
+    auth: "apiKey",
+    summary: "List an organization's comment threads with their comments, by document, id, location, author or status, newest first by default.",
+    input: GetAnnotationsInput,
+    output: AnnotationsPage,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.getAnnotations(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.delete",
+    paths: ["/v2/commentannotations/delete"],
+    auth: "apiKey",
+    summary: "Delete a document's comment threads (the ones selected, or all) with their comments; per-id results.",
+    input: DeleteAnnotationsInput,
+    output: DeleteAnnotationsResult,
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.deleteAnnotations(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.add",
+    paths: ["/v2/commentannotations/comments/add"],
+    auth: "apiKey",
+    summary: "Add comments to a thread: all of them, or none; answers the new comment ids.",
+    input: AddCommentsInput,
+    output: AddCommentsResult,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.addComments(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.get",
+    paths: ["/v2/commentannotations/comments/get"],
+    auth: "apiKey",
+    summary: "Read a thread's comments, or the ones asked for (null for an id the thread does not have).",
+    input: GetCommentsInput,
+    output: CommentsResult,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.getComments(caller.apiKey, input)
+  })
+] as const

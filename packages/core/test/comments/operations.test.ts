@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { forEachBackend, type Started } from "../../../../test-support/backends.js"
+import { type Receiver, startReceiver, verified } from "../../../../test-support/receiver.js"
+import type { TestCredentials } from "../../src/testing/index.js"
+
+const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
+
+forEachBackend("comments", (ctx: () => Started) => {
+  const post = (creds: TestCredentials, path: string, data: unknown) => ctx().client.post(path, data, creds.headers)
+  const ok = async (creds: TestCredentials, path: string, data: unknown) => {
+    const answer = await post(creds, path, data)
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.text}`)
+    return answer.body.result
+  }
+  const thread = (annotationId: string | undefined, text: string, userId = "alice", extra: Record<string, unknown> = {}) => ({
+    ...(annotationId !== undefined && { annotationId }),
+    commentData: [{ commentText: text, from: { userId, name: userId } }],
+    ...extra
+  })
+  const addThreads = (creds: TestCredentials, documentId: string, threads: Array<unknown>) =>
+    ok(creds, "/v2/commentannotations/add", { organizationId: "org", documentId, commentAnnotations: threads })
+  const getThreads = (creds: TestCredentials, data: Record<string, unknown> = {}) =>
+    ok(creds, "/v2/commentannotations/get", { organizationId: "org", ...data })
+
+  it("adds threads with their comments and reads them back in the facts' record shape", async () => {
+    const creds = await ctx().workspace()
+    const added = await addThreads(creds, "doc1", [
+      thread("t1", "first", "alice", { location: { id: "loc-1", locationName: "Intro" }, priority: { id: "P1", name: "High" } }),
+      { commentData: [{ commentId: 7, commentText: "root", from: { userId: "bob" } }, { commentText: "reply", from: { userId: "carol" } }] }
+    ])
+    expect(added.message).toBe("Comment Annotation(s) added successfully.")
+    const entries = Object.values(added.data) as Array<any>
+    expect(entries).toHaveLength(2)
+    const t1 = added.data.t1
+    expect(t1).toMatchObject({ success: true, annotationId: "t1", message: "Added Successfully" })
+    expect(t1.commentIds[0]).toBeGreaterThanOrEqual(100000)
+    const generated = entries.find((e) => e.annotationId !== "t1")
+    expect(generated.commentIds[0]).toBe(7)
+    expect(generated.commentIds[1]).not.toBe(7)
+
+    const page = await getThreads(creds, { documentId: "doc1", annotationIds: ["t1"] })
+    expect(page.message).toBe("Annotation(s) fetched successfully.")
+    expect(page.data).toHaveLength(1)
+    expect(page.data[0]).toMatchObject({
+      annotationId: "t1",
+      annotationNumber: 1,
+      type: "comment",
+      sourceType: "rest-api",
+      status: { id: "OPEN", type: "default" },
+      priority: { id: "P1", name: "High" },
+      location: { id: "loc-1", locationName: "Intro" },
+      locationId: "loc-1",
+      visibilityConfig: { type: "public" },
+      from: { userId: "alice" },
+      metadata: { organizationId: "org", documentId: "doc1" },
+      comments: [{ commentId: t1.commentIds[0], commentText: "first", type: "text", status: "added", from: { userId: "alice", name: "alice" } }]
+    })
+    expect(typeof page.data[0].comments[0].createdAt).toBe("number")
+    expect(page.data[0].comments[0].lastUpdated).toMatch(/^\d{4}-\d\d-\d\dT/)
+    const other = await getThreads(creds, { annotationIds: [generated.annotationId] })
+    expect(other.data[0]).toMatchObject({ annotationNumber: 2, comments: [{ commentId: 7 }, { commentText: "reply" }] })
+  })
+
+  it("writes nothing when one entry of a batch fails, and says which in details", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("taken", "x")])
+    const answer = await post(creds, "/v2/commentannotations/add", {
+      organizationId: "org",
+      documentId: "doc1",
+      commentAnnotations: [thread("fresh", "y"), thread("taken", "z")]
+    })
+    expect(answer.status).toBe(409)
+    expect(answer.body.error).toMatchObject({
+      status: "ALREADY_EXISTS",
+      message: "1 of 2 comment annotations could not be added; nothing was written.",
+      details: {
+        taken: { success: false, message: "Annotation taken already exists." },
+        fresh: { success: false, message: "Not added: another entry of this request failed." }
+      }
+    })
+    const duplicateComment = await post(creds, "/v2/commentannotations/add", {
+      organizationId: "org",
+      documentId: "doc1",
+      commentAnnotations: [{ annotationId: "dup", commentData: [{ commentId: 1, from: { userId: "a" } }, { commentId: 1, from: { userId: "a" } }] }]
+    })
+    expect(duplicateComment.status).toBe(400)
+    expect(duplicateComment.body.error.details.dup.message).toBe("Comment 1 appears more than once in annotation dup.")
+    expect((await getThreads(creds)).data.map((a: any) => a.annotationId)).toEqual(["taken"])
+  })
+
+  it("refuses malformed threads with the field named", async () => {
+    const creds = await ctx().workspace()
+    const cases: Array<[unknown, string]> = [
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [] }, "commentAnnotations"],
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [{ commentData: [] }] }, "commentData"],
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [{ annotationId: "a:b", commentData: [{ from: { userId: "u" } }] }] }, "annotationId"],
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [{ commentData: [{ commentText: "no author" }] }] }, "from"],
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [thread(undefined, "x", "u", { visibility: { type: "restricted" } })] }, "userIds"],
+      [{ organizationId: "org", documentId: "d", commentAnnotations: [thread(undefined, "x", "u", { status: { id: "S", name: "S", type: "closed" } })] }, "type"]
+    ]
+    for (const [data, field] of cases) {
+      const answer = await post(creds, "/v2/commentannotations/add", data)
+      expect(answer.status, JSON.stringify(data)).toBe(400)
+      expect(answer.body.error.message).toContain(field)
+    }
+    const tooMany = await post(creds, "/v2/commentannotations/get", { organizationId: "org", annotationIds: Array.from({ length: 31 }, (_, i) => `a${i}`) })
+    expect(tooMany.body.error.message).toContain("at most 30")
+    expect((await getThreads(creds)).data).toEqual([])
+  })
+
+  it("filters by document, location, author and status, orders by lastUpdated, and answers null for an unknown id", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [
+      thread("a", "1", "alice", { lastUpdated: 1000, createdAt: 1000, location: { id: 1 } }),
+      thread("b", "2", "bob", { lastUpdated: 3000, createdAt: 1000, status: { id: "RESOLVED", name: "Resolved", type: "terminal" } })
+    ])
+    await addThreads(creds, "doc2", [thread("c", "3", "alice", { lastUpdated: 2000, createdAt: 2000 })])
+    const ids = async (data: Record<string, unknown>) => (await getThreads(creds, data)).data.map((a: any) => a?.annotationId ?? null)
+    expect(await ids({})).toEqual(["b", "c", "a"])
+    expect(await ids({ order: "asc" })).toEqual(["a", "c", "b"])
+    expect(await ids({ documentId: "doc1" })).toEqual(["b", "a"])
+    expect(await ids({ documentIds: ["doc2"] })).toEqual(["c"])
+    expect(await ids({ locationIds: ["1"] })).toEqual(["a"])
+    expect(await ids({ userIds: ["alice"] })).toEqual(["c", "a"])
+    expect(await ids({ statusIds: ["RESOLVED"] })).toEqual(["b"])
+    expect(await ids({ updatedAfter: 1000, updatedBefore: 3000 })).toEqual(["c"])
+    expect(await ids({ createdBefore: 2000 })).toEqual(["b", "a"])
+    expect(await ids({ annotationIds: ["a", "nope"] })).toEqual(["a", null])
+    const grouped = await getThreads(creds, { groupByDocumentId: true })
+    expect(Object.fromEntries(Object.entries(grouped.data).map(([doc, list]) => [doc, (list as Array<any>).map((a) => a.annotationId)])))
+      .toEqual({ doc1: ["b", "a"], doc2: ["c"] })
+  })
+
+  it("pages with nextPageToken: no thread twice or missing while threads are added between pages", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", Array.from({ length: 7 }, (_, i) => thread(`t${i}`, "x", "u", { lastUpdated: 1000 + i, createdAt: 1000 })))
+    const seen: Array<string> = []
+    let token: string | undefined
+    let pages = 0
+    do {
+      const page = await getThreads(creds, { pageSize: 3, order: "asc", ...(token && { pageToken: token }) })
+      seen.push(...page.data.map((a: any) => a.annotationId))
+      token = page.nextPageToken
+      if (pages++ === 0) await addThreads(creds, "doc1", [thread("late", "x", "u", { lastUpdated: 5000, createdAt: 5000 })])
+    } while (token !== undefined)
+    expect(seen).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6", "late"])
+    const foreign = await post(creds, "/v2/commentannotations/get", { organizationId: "org", pageSize: 3, order: "desc", pageToken: "garbage" })
+    expect(foreign.status).toBe(400)
+  })
+
+  it("adds comments to a thread, all or none, and reads them, null for unknown ids", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("t", "root", "alice", { lastUpdated: 1000, createdAt: 1000 })])
+    const added = await ok(creds, "/v2/commentannotations/comments/add", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationId: "t",
+      commentData: [{ commentId: 42, commentText: "reply", from: { userId: "bob" }, attachments: [{ attachmentId: 1, name: "a.png" }] }, { commentText: "more", from: { userId: "carol" } }]
+    })
+    expect(added.message).toBe("Comment(s) added successfully.")
+    expect(added.data[0]).toBe(42)
+    const again = await post(creds, "/v2/commentannotations/comments/add", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationId: "t",
+      commentData: [{ commentId: 43, from: { userId: "bob" } }, { commentId: 42, from: { userId: "bob" } }]
+    })
+    expect(again.status).toBe(409)
+    expect(again.body.error.details["42"].message).toBe("Comment 42 already exists in annotation t.")
+    const all = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t" })
+    expect(all.message).toBe("Comments retrieved successfully.")
+    expect(all.data.map((c: any) => c.commentText)).toEqual(["root", "reply", "more"])
+    expect(all.data[1].attachments).toEqual([{ attachmentId: 1, name: "a.png" }])
+    const some = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t", commentIds: [42, 43] })
+    expect(some.data.map((c: any) => c?.commentId ?? null)).toEqual([42, null])
+    const byAuthor = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t", userIds: ["carol"] })
+    expect(byAuthor.data.map((c: any) => c.commentText)).toEqual(["more"])
+    // The thread moved to the top: its lastUpdated is the newest comment's.
+    const [threadNow] = (await getThreads(creds)).data
+    expect(threadNow.lastUpdated).toBeGreaterThan(1000)
+    const missing = await post(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc2", annotationId: "t", commentData: [{ from: { userId: "x" } }] })
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.message).toBe("Annotation t not found in document doc2.")
+  })
+
+  it("deletes threads with their comments; an unknown id fails only its entry", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("a", "1"), thread("b", "2"), thread("c", "3", "bob")])
+    const deleted = await ok(creds, "/v2/commentannotations/delete", { organizationId: "org", documentId: "doc1", annotationIds: ["a", "nope"] })
+    expect(deleted.message).toBe("Annotations deleted successfully.")
+    expect(deleted.data).toEqual({
+      a: { success: true, id: "a", message: "Deleted Successfully" },
+      nope: { success: false, id: "nope", message: "Annotation not found." }
+    })
+    const gone = await post(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "a" })
+    expect(gone.status).toBe(404)
+    // The id is free again, with no comment of the old thread left behind.
+    await addThreads(creds, "doc1", [{ annotationId: "a", commentData: [{ commentId: 5, from: { userId: "z" } }] }])
+    expect((await getThreads(creds, { annotationIds: ["a"] })).data[0].comments.map((c: any) => c.commentId)).toEqual([5])
+    const byAuthor = await ok(creds, "/v2/commentannotations/delete", { organizationId: "org", documentId: "doc1", userIds: ["bob"] })
+    expect(Object.keys(byAuthor.data)).toEqual(["c"])
+    await ok(creds, "/v2/commentannotations/delete", { organizationId: "org", documentId: "doc1" })
+    expect((await getThreads(creds)).data).toEqual([])
+  })
+
+  it("keeps each API key's threads apart and refuses a disabled organization", async () => {
+    const mine = await ctx().workspace()
+    const theirs = await ctx().workspace()
+    await addThreads(theirs, "doc1", [thread("secret", "theirs")])
+    expect((await getThreads(mine, { annotationIds: ["secret"] })).data).toEqual([null])
+    await addThreads(mine, "doc1", [thread("secret", "mine")])
+    expect((await getThreads(theirs, { annotationIds: ["secret"] })).data[0].comments[0].commentText).toBe("theirs")
+    // The organization must exist to be disabled; once it is, every comment operation refuses it.
+    await ok(mine, "/v2/organizations/add", { organizations: [{ organizationId: "org" }] })
+    await ok(mine, "/v2/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: true })
+    const refused = await Promise.all([
+      post(mine, "/v2/commentannotations/get", { organizationId: "org" }),
+      post(mine, "/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [thread(undefined, "x")] }),
+      post(mine, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "secret" })
+    ])
+    expect(refused.map((r) => r.body.error?.status)).toEqual(["PERMISSION_DENIED", "PERMISSION_DENIED", "PERMISSION_DENIED"])
+    // Their organization of the same name is theirs: still served.
+    expect((await getThreads(theirs)).data).toHaveLength(1)
+  })
+
+  describe_events(ctx)
+})
+
+/** Events of comment writes, delivered to a real receiver (advanced webhooks on). */
+function describe_events(ctx: () => Started) {
+  let receiver: Receiver
+  beforeAll(async () => {
+    receiver = await startReceiver()
+  })
+  afterAll(() => receiver.close())
+
+  it("emits comment_annotation.add and comment.add with the thread, the comment and the acting user", async () => {
+    const creds = await ctx().workspace()
+    const call = async (path: string, data: unknown) => {
+      const answer = await ctx().client.post(path, data, creds.headers)
+      if (answer.status !== 200) throw new Error(`${path}: ${answer.text}`)
+      return answer.body.result.data
+    }
+    await call("/v2/workspace/advancedwebhookconfig/update", { isEnabled: true })
+    const endpoint = await call("/v2/workspace/advancedwebhook/endpoints/create", { url: receiver.url })
+    const { secret } = await call("/v2/workspace/advancedwebhook/endpoints/secret/get", { endpointId: endpoint.id })
+    await call("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ commentId: 1, commentText: "hi", from: { userId: "alice" } }] }] })
+    await call("/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "ev", commentData: [{ commentId: 2, commentText: "re", from: { userId: "bob" } }] })
+    // A batch that fails emits nothing.
+    await ctx().client.post("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ from: { userId: "x" } }] }] }, creds.headers)
+    const before = receiver.received.length
+    const deadline = Date.now() + 5000
+    while (receiver.received.length < before + 2 && Date.now() < deadline) {
+      await ctx().atrium.runDue()
+      await sleep(10)
+    }
+    await ctx().atrium.runDue()
+    const bodies = receiver.received.slice(before).map((r) => verified(secret, r))
+    expect(bodies.map((b) => b.event).sort()).toEqual(["comment.add", "comment_annotation.add"])
+    const added = bodies.find((b) => b.event === "comment_annotation.add")
+    expect(added).toMatchObject({
+      source: "comment_annotation",
+      actionType: "add",
+      data: {
+        commentAnnotation: { annotationId: "ev", comments: [{ commentId: 1, commentText: "hi" }] },
+        targetComment: { commentId: 1 },
+        actionUser: { userId: "alice" },
+        metadata: { organizationId: "org", documentId: "doc1" }
+      }
+    })
+    const reply = bodies.find((b) => b.event === "comment.add")
+    expect(reply.data).toMatchObject({ targetComment: { commentId: 2, commentText: "re" }, actionUser: { userId: "bob" } })
+    expect(reply.data.commentAnnotation.comments.map((c: any) => c.commentId)).toEqual([1, 2])
+    const messages = await call("/v2/workspace/advancedwebhook/messages/get", { channel: "org/doc1" })
+    expect(messages.messages).toHaveLength(2)
+  })
+}
