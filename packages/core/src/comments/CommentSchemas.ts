@@ -179,6 +179,63 @@ export const DeleteAnnotationsInput = Schema.Struct({
   userIds: optional(FilterIds)
 })
 
+const UserRef = Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email) })
+
+/**
+ * The fields commentannotations/update sets, each on its own; `null` clears the two user ids.
+ * One object, as every example sends (docs/decisions.md, "Comments").
+ */
+export const AnnotationChanges = Schema.Struct({
+  location: optional(Location),
+  targetElement: optional(TargetElement),
+  from: optional(User),
+  status: optional(Status),
+  statusUpdatedByUserId: optional(Schema.NullOr(Id)),
+  resolvedByUserId: optional(Schema.NullOr(Id)),
+  assignedTo: optional(User),
+  context: optional(JsonObject),
+  priority: optional(Priority),
+  suggestion: optional(JsonObject),
+  visibility: optional(Visibility),
+  createdAt: optional(EpochMillis),
+  lastUpdated: optional(EpochMillis)
+})
+
+export const UpdateAnnotationsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationIds: optional(FilterIds),
+  locationIds: optional(FilterIds),
+  userIds: optional(FilterIds),
+  updatedData: optional(AnnotationChanges),
+  updateUsers: optional(Schema.Array(Schema.Struct({ oldUser: UserRef, newUser: UserRef })).pipe(
+    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
+  ))
+})
+
+export const UpdateCommentsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: AnnotationId,
+  commentIds: Schema.Array(CommentId).pipe(
+    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
+  ),
+  /** The same changes for every listed comment. */
+  updatedData: CommentInput.pipe(
+    Schema.omit("commentId", "triggerNotification", "triggerActivities", "from"),
+    Schema.extend(Schema.Struct({ from: optional(User) }))
+  )
+})
+
+export const DeleteCommentsInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: AnnotationId,
+  /** Omitted: every comment of the thread. */
+  commentIds: optional(Schema.Array(CommentId).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+})
+
 export const AddCommentsInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
@@ -252,6 +309,9 @@ export const AnnotationsPage = SuccessResult(
 const ItemResult = Schema.Struct({ success: Schema.Boolean, id: Schema.Union(Schema.String, Schema.Number), message: Schema.String })
 
 export const DeleteAnnotationsResult = SuccessResult(Schema.Record({ key: Schema.String, value: ItemResult }))
+
+/** Per-id results keyed by the id as text (thread ids, or comment ids). */
+export const ItemResults = SuccessResult(Schema.Record({ key: Schema.String, value: ItemResult }))
 
 export const AddCommentsResult = SuccessResult(Schema.Array(Schema.Number))
 

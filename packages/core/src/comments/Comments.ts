@@ -18,13 +18,19 @@ import {
   type CommentAnnotation,
   type CommentInput,
   type DeleteAnnotationsInput,
+  type DeleteCommentsInput,
   type GetAnnotationsInput,
   type GetCommentsInput,
-  OPEN_STATUS
+  OPEN_STATUS,
+  type UpdateAnnotationsInput,
+  type UpdateCommentsInput
 } from "./CommentSchemas.js"
 import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo } from "./CommentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
+
+/** Threads one commentannotations/update changes at most: one transaction should stay short. */
+const MAX_UPDATED = 1000
 
 /** Server-made comment ids look like the hosted service's: six digits, unused in the thread. */
 const COMMENT_ID_MIN = 100_000
@@ -140,6 +146,20 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         metadata: annotation.metadata
       }
     })
+
+    /** The document's thread, or NOT_FOUND (another document's or another key's thread included). */
+    const threadIn = (apiKey: string, organizationId: string, documentId: string, annotationId: string) =>
+      Effect.flatMap(repo.findAnnotation(apiKey, organizationId, annotationId), (row) =>
+        row === undefined || row.documentId !== documentId
+          ? Effect.fail(notFound(`Annotation ${annotationId} not found in document ${documentId}.`))
+          : Effect.succeed(row))
+
+    /** A user reference rewritten by updateUsers, when it names the old user. */
+    const rewriteUser = (user: unknown, moves: ReadonlyArray<{ readonly oldUser: { readonly userId: string }; readonly newUser: object }>) => {
+      const userId = (user as { userId?: unknown } | undefined)?.userId
+      const move = moves.find((m) => m.oldUser.userId === userId)
+      return move === undefined ? user : move.newUser
+    }
 
     /** Duplicate comment ids within one list of comments. */
     const duplicateCommentIds = (inputs: ReadonlyArray<{ readonly commentId?: number }>, taken: ReadonlySet<number>) => {
@@ -298,10 +318,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             yield* ensureContainers(apiKey, input, now)
-            const annotation = yield* repo.findAnnotation(apiKey, organizationId, annotationId)
-            if (annotation === undefined || annotation.documentId !== documentId) {
-              return yield* notFound(`Annotation ${annotationId} not found in document ${documentId}.`)
-            }
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const taken = new Set(yield* repo.commentIds(apiKey, organizationId, annotationId))
             const duplicates = duplicateCommentIds(input.commentData, taken)
             if (duplicates.length > 0) {
@@ -327,13 +344,147 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           }))
         }),
 
+      /**
+       * commentannotations/update: each selected thread of the document (all without selectors) gets
+       * `updatedData`'s fields, each on its own; a status that is not terminal clears who resolved
+       * it. Events: status_change, assign and priority_change for what changed.
+       */
+      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type) =>
+        Effect.gen(function*() {
+          const { documentId, organizationId } = input
+          const changes = input.updatedData ?? {}
+          const moves = input.updateUsers ?? []
+          const now = yield* Clock.currentTimeMillis
+          const filters: AnnotationFilters = {
+            documentIds: [documentId],
+            ...(input.annotationIds && { ids: input.annotationIds }),
+            ...(input.locationIds && { locationIds: input.locationIds }),
+            ...(input.userIds && { createdBy: input.userIds })
+          }
+          return yield* withTransaction(Effect.gen(function*() {
+            const rows = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: MAX_UPDATED + 1 })
+            if (rows.length > MAX_UPDATED) {
+              return yield* invalidArgument(`The selectors match more than ${MAX_UPDATED} annotations; select fewer (annotationIds, locationIds, userIds).`)
+            }
+            const data: Record<string, { success: boolean; id: string; message: string }> = {}
+            for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
+            const emitted: Array<NewEvent> = []
+            for (const row of rows) {
+              const before = row.record as Record<string, unknown>
+              const { createdAt, lastUpdated, location, resolvedByUserId, status, visibility, ...plain } = changes
+              const record: Record<string, unknown> = { ...before, ...plain }
+              if (location !== undefined) Object.assign(record, { location, locationId: String(location.id) })
+              if (visibility !== undefined) record.visibilityConfig = visibility
+              if (status !== undefined) record.status = status
+              if (resolvedByUserId !== undefined) record.resolvedByUserId = resolvedByUserId
+              // Only a terminal status has someone who resolved it (the facts), whatever was sent.
+              if ((record.status as { type?: string }).type !== "terminal") {
+                delete record.resolvedByUserId
+                delete record.resolvedByUser
+              }
+              if (record.resolvedByUserId === null) delete record.resolvedByUserId
+              if (record.statusUpdatedByUserId === null) delete record.statusUpdatedByUserId
+              if (moves.length > 0) {
+                record.from = rewriteUser(record.from, moves)
+                if (record.assignedTo !== undefined) record.assignedTo = rewriteUser(record.assignedTo, moves)
+              }
+              const updated: AnnotationRow = {
+                ...row,
+                record,
+                statusId: (record.status as { id: string }).id,
+                locationId: location !== undefined ? String(location.id) : row.locationId,
+                createdBy: (record.from as { userId: string }).userId,
+                resolvedBy: (record.resolvedByUserId as string | undefined) ?? null,
+                createdAt: createdAt ?? row.createdAt,
+                lastUpdated: lastUpdated ?? now
+              }
+              yield* repo.updateAnnotation(updated)
+              let comments = yield* repo.listComments(apiKey, organizationId, [row.id])
+              if (moves.length > 0) {
+                comments = comments.map((c) => ({ ...c, record: { ...c.record, from: rewriteUser(c.record.from, moves) } }))
+                for (const c of comments) yield* repo.updateComment({ ...c, createdBy: (c.record.from as { userId: string }).userId })
+              }
+              data[row.id] = { success: true, id: row.id, message: "Annotations updated successfully" }
+              const after = toAnnotation(updated, comments)
+              const actionUser = record.statusUpdatedByUserId !== undefined ? { userId: record.statusUpdatedByUserId } : undefined
+              if (status !== undefined && status.id !== (before.status as { id?: string }).id) {
+                const event = commentEvent("comment_annotation.status_change", after, undefined, actionUser)
+                emitted.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
+              }
+              if (changes.assignedTo !== undefined && changes.assignedTo.userId !== (before.assignedTo as { userId?: string } | undefined)?.userId) {
+                emitted.push(commentEvent("comment_annotation.assign", after, undefined, actionUser))
+              }
+              if (changes.priority !== undefined && changes.priority.id !== (before.priority as { id?: string } | undefined)?.id) {
+                const event = commentEvent("comment_annotation.priority_change", after, undefined, actionUser)
+                emitted.push({ ...event, data: { ...event.data, newPriority: changes.priority } })
+              }
+            }
+            yield* events.emit(apiKey, emitted)
+            return success("Annotations updated successfully.", data)
+          }))
+        }),
+
+      /** comments/update: the same changes to each listed comment of the thread; an unknown id fails only its entry. */
+      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type) =>
+        Effect.gen(function*() {
+          const { annotationId, documentId, organizationId } = input
+          const now = yield* Clock.currentTimeMillis
+          return yield* withTransaction(Effect.gen(function*() {
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
+            const { createdAt, lastUpdated, ...fields } = input.updatedData
+            const existing = yield* repo.listComments(apiKey, organizationId, [annotationId])
+            const data: Record<string, { success: boolean; id: number; message: string }> = {}
+            const updated: Array<CommentRow> = []
+            for (const id of input.commentIds) {
+              const row = existing.find((c) => c.id === id)
+              if (row === undefined) {
+                data[String(id)] = { success: false, id, message: "Not found" }
+                continue
+              }
+              const next: CommentRow = {
+                ...row,
+                record: { ...row.record, ...fields, status: "updated" },
+                createdBy: fields.from?.userId ?? row.createdBy,
+                createdAt: createdAt ?? row.createdAt,
+                lastUpdated: lastUpdated ?? now
+              }
+              yield* repo.updateComment(next)
+              updated.push(next)
+              data[String(id)] = { success: true, id, message: "Updated successfully" }
+            }
+            if (updated.length > 0) {
+              const threadUpdated = Math.max(annotation.lastUpdated, ...updated.map((c) => c.lastUpdated))
+              yield* repo.touchAnnotation(apiKey, organizationId, annotationId, threadUpdated)
+              const comments = existing.map((c) => updated.find((u) => u.id === c.id) ?? c)
+              const after = toAnnotation({ ...annotation, lastUpdated: threadUpdated }, comments)
+              yield* events.emit(apiKey, updated.map((c) => commentEvent("comment.update", after, toComment(c), c.record.from)))
+            }
+            return success("Comment updated successfully.", data)
+          }))
+        }),
+
+      /** comments/delete: the listed comments of the thread, or all of them; an unknown id fails only its entry. */
+      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type) =>
+        Effect.gen(function*() {
+          const { annotationId, documentId, organizationId } = input
+          return yield* withTransaction(Effect.gen(function*() {
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
+            const deleted = yield* repo.deleteComments(apiKey, organizationId, annotationId, input.commentIds)
+            const data: Record<string, { success: boolean; id: number; message: string }> = {}
+            for (const id of input.commentIds ?? []) data[String(id)] = { success: false, id, message: "Not found" }
+            for (const row of deleted) data[String(row.id)] = { success: true, id: row.id, message: "Deleted successfully" }
+            if (deleted.length > 0) {
+              const after = toAnnotation(annotation, yield* repo.listComments(apiKey, organizationId, [annotationId]))
+              yield* events.emit(apiKey, deleted.map((c) => commentEvent("comment.delete", after, toComment(c), c.record.from)))
+            }
+            return success("Comments(s) deleted successfully.", data)
+          }))
+        }),
+
       /** comments/get: a thread's comments, oldest first, or those asked for in the order asked (null: no such comment). */
       getComments: (apiKey: string, input: typeof GetCommentsInput.Type) =>
         Effect.gen(function*() {
-          const annotation = yield* repo.findAnnotation(apiKey, input.organizationId, input.annotationId)
-          if (annotation === undefined || annotation.documentId !== input.documentId) {
-            return yield* notFound(`Annotation ${input.annotationId} not found in document ${input.documentId}.`)
-          }
+          yield* threadIn(apiKey, input.organizationId, input.documentId, input.annotationId)
           const rows = (yield* repo.listComments(apiKey, input.organizationId, [input.annotationId]))
             .filter((row) => input.userIds === undefined || input.userIds.includes(row.createdBy))
           const comments = input.commentIds === undefined

@@ -78,7 +78,18 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
     documentId: string,
     filters: AnnotationFilters
   ) => Effect.Effect<ReadonlyArray<string>>
+  /** Writes every field of an existing thread but its keys, document and number. */
+  readonly updateAnnotation: (row: AnnotationRow) => Effect.Effect<void>
   readonly insertComments: (rows: ReadonlyArray<CommentRow>) => Effect.Effect<void>
+  /** Writes the author, times and record of an existing comment. */
+  readonly updateComment: (row: CommentRow) => Effect.Effect<void>
+  /** Deletes the thread's comments with these ids (all of them when none are given); the rows deleted. */
+  readonly deleteComments: (
+    apiKey: string,
+    organizationId: string,
+    annotationId: string,
+    ids: ReadonlyArray<number> | undefined
+  ) => Effect.Effect<ReadonlyArray<CommentRow>>
   /** The comment ids a thread already has. */
   readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<ReadonlyArray<number>>
   /** The comments of these threads, oldest first within each. */

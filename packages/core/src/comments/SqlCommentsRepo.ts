@@ -133,9 +133,34 @@ export const SqlCommentsRepo = Layer.effect(
               WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", ids)}`.pipe(ignoreRows)
           )
         ),
+      updateAnnotation: (a) =>
+        sql`UPDATE comment_annotations SET ${
+          sql.update({
+            location_id: a.locationId,
+            status_id: a.statusId,
+            created_by: a.createdBy,
+            resolved_by: a.resolvedBy,
+            created_at: a.createdAt,
+            last_updated: a.lastUpdated,
+            record: toJson(a.record)
+          })
+        } WHERE api_key = ${a.apiKey} AND organization_id = ${a.organizationId} AND id = ${a.id}`.pipe(ignoreRows),
+      updateComment: (c) =>
+        sql`UPDATE comments SET ${
+          sql.update({ created_by: c.createdBy, created_at: c.createdAt, last_updated: c.lastUpdated, record: toJson(c.record) })
+        } WHERE api_key = ${c.apiKey} AND organization_id = ${c.organizationId} AND annotation_id = ${c.annotationId} AND id = ${c.id}`.pipe(ignoreRows),
+      deleteComments: (apiKey, organizationId, annotationId, ids) =>
+        ids !== undefined && ids.length === 0 ? Effect.succeed([]) : sql`DELETE FROM comments WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            sql`organization_id = ${organizationId}`,
+            sql`annotation_id = ${annotationId}`,
+            ...(ids !== undefined ? [sql.in("id", ids)] : [])
+          ])
+        } RETURNING *`.pipe(allRows(toComment)),
       insertComments: (rows) =>
         rows.length === 0 ? Effect.void : sql`INSERT INTO comments ${
-          sql.insert(rows.map((c) => ({
+          sql.insert(rows.map((c, seq) => ({
             api_key: c.apiKey,
             organization_id: c.organizationId,
             annotation_id: c.annotationId,
@@ -143,7 +168,8 @@ export const SqlCommentsRepo = Layer.effect(
             created_by: c.createdBy,
             created_at: c.createdAt,
             last_updated: c.lastUpdated,
-            record: toJson(c.record)
+            record: toJson(c.record),
+            seq
           })))
         }`.pipe(ignoreRows),
       commentIds: (apiKey, organizationId, annotationId) =>
@@ -153,7 +179,7 @@ export const SqlCommentsRepo = Layer.effect(
       listComments: (apiKey, organizationId, annotationIds) =>
         annotationIds.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM comments
           WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", annotationIds)}
-          ORDER BY annotation_id, created_at, id`.pipe(allRows(toComment))
+          ORDER BY annotation_id, created_at, seq, id`.pipe(allRows(toComment))
     }
   })
 )

@@ -8,8 +8,12 @@ import {
   CommentsResult,
   DeleteAnnotationsInput,
   DeleteAnnotationsResult,
+  DeleteCommentsInput,
   GetAnnotationsInput,
-  GetCommentsInput
+  GetCommentsInput,
+  ItemResults,
+  UpdateAnnotationsInput,
+  UpdateCommentsInput
 } from "./CommentSchemas.js"
 import { Comments } from "./Comments.js"
 
@@ -39,6 +43,18 @@ export const commentOperations = [
     handler: (comments, input, caller) => comments.getAnnotations(caller.apiKey, input)
   }),
   defineOperation({
+    name: "commentannotations.update",
+    paths: ["/v2/commentannotations/update"],
+    auth: "apiKey",
+    summary: "Change fields of a document's comment threads (the ones selected, or all); per-id results.",
+    input: UpdateAnnotationsInput,
+    output: ItemResults,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.updateAnnotations(caller.apiKey, input)
+  }),
+  defineOperation({
     name: "commentannotations.delete",
     paths: ["/v2/commentannotations/delete"],
     auth: "apiKey",
@@ -60,6 +76,30 @@ export const commentOperations = [
     organization: (input) => input.organizationId,
     service: Comments,
     handler: (comments, input, caller) => comments.addComments(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.update",
+    paths: ["/v2/commentannotations/comments/update"],
+    auth: "apiKey",
+    summary: "Apply the same changes to the listed comments of a thread; per-id results.",
+    input: UpdateCommentsInput,
+    output: ItemResults,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.updateComments(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.delete",
+    paths: ["/v2/commentannotations/comments/delete"],
+    auth: "apiKey",
+    summary: "Delete the listed comments of a thread, or all of them; per-id results.",
+    input: DeleteCommentsInput,
+    output: ItemResults,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.deleteComments(caller.apiKey, input)
   }),
   defineOperation({
     name: "commentannotations.comments.get",

@@ -203,6 +203,145 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect((await getThreads(creds)).data).toEqual([])
   })
 
+  it("updates threads field by field; a status that is not terminal clears who resolved it", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [
+      thread("a", "1", "alice", { location: { id: "L1" }, assignedTo: { userId: "bob" } }),
+      thread("b", "2", "bob", { location: { id: "L2" } })
+    ])
+    const resolved = { id: "RESOLVED", name: "Resolved", type: "terminal" }
+    const updated = await ok(creds, "/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationIds: ["a", "nope"],
+      updatedData: { status: resolved, resolvedByUserId: "carol", statusUpdatedByUserId: "carol", priority: { id: "P0", name: "Urgent" }, context: { access: { team: "x" } } }
+    })
+    expect(updated.message).toBe("Annotations updated successfully.")
+    expect(updated.data).toEqual({
+      a: { success: true, id: "a", message: "Annotations updated successfully" },
+      nope: { success: false, id: "nope", message: "Annotation not found." }
+    })
+    const [a, b] = (await getThreads(creds, { annotationIds: ["a", "b"] })).data
+    expect(a).toMatchObject({ status: resolved, resolvedByUserId: "carol", statusUpdatedByUserId: "carol", priority: { id: "P0" }, context: { access: { team: "x" } }, assignedTo: { userId: "bob" }, location: { id: "L1" } })
+    expect(a.comments[0].commentText).toBe("1")
+    expect(b.status.id).toBe("OPEN")
+    expect((await getThreads(creds, { statusIds: ["RESOLVED"] })).data.map((t: any) => t.annotationId)).toEqual(["a"])
+
+    // Reopening clears resolvedByUserId even when one is sent; statusUpdatedByUserId stays; null clears it.
+    await ok(creds, "/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationIds: ["a"],
+      updatedData: { status: { id: "IN_PROGRESS", name: "In progress", type: "ongoing" }, resolvedByUserId: "dave" }
+    })
+    let [reopened] = (await getThreads(creds, { annotationIds: ["a"] })).data
+    expect(reopened.status.id).toBe("IN_PROGRESS")
+    expect(reopened.resolvedByUserId).toBeUndefined()
+    expect(reopened.statusUpdatedByUserId).toBe("carol")
+    await ok(creds, "/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", annotationIds: ["a"], updatedData: { statusUpdatedByUserId: null, location: { id: "L9" }, visibility: { type: "organizationPrivate", organizationId: "org" } } })
+    ;[reopened] = (await getThreads(creds, { annotationIds: ["a"] })).data
+    expect(reopened.statusUpdatedByUserId).toBeUndefined()
+    expect(reopened).toMatchObject({ location: { id: "L9" }, locationId: "L9", visibilityConfig: { type: "organizationPrivate", organizationId: "org" } })
+    expect((await getThreads(creds, { locationIds: ["L9"] })).data.map((t: any) => t.annotationId)).toEqual(["a"])
+
+    // Selectors: locationIds picks b only; no selector updates every thread of the document.
+    const byLocation = await ok(creds, "/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", locationIds: ["L2"], updatedData: { priority: { id: "P2", name: "Low" } } })
+    expect(Object.keys(byLocation.data)).toEqual(["b"])
+    await ok(creds, "/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", updatedData: { assignedTo: { userId: "erin" } } })
+    expect((await getThreads(creds)).data.map((t: any) => t.assignedTo.userId)).toEqual(["erin", "erin"])
+  })
+
+  it("rewrites users across threads and their comments with updateUsers", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("a", "1", "old", { assignedTo: { userId: "old" } })])
+    await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "a", commentData: [{ commentText: "2", from: { userId: "old" } }, { commentText: "3", from: { userId: "other" } }] })
+    await ok(creds, "/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      userIds: ["old"],
+      updateUsers: [{ oldUser: { userId: "old" }, newUser: { userId: "new", name: "New Name" } }]
+    })
+    const [a] = (await getThreads(creds, { annotationIds: ["a"] })).data
+    expect(a.from).toEqual({ userId: "new", name: "New Name" })
+    expect(a.assignedTo).toEqual({ userId: "new", name: "New Name" })
+    expect(a.comments.map((c: any) => c.from.userId)).toEqual(["new", "new", "other"])
+    expect((await getThreads(creds, { userIds: ["new"] })).data.map((t: any) => t.annotationId)).toEqual(["a"])
+    const byAuthor = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "a", userIds: ["new"] })
+    expect(byAuthor.data.map((c: any) => c.commentText)).toEqual(["1", "2"])
+  })
+
+  it("refuses malformed updates with the field named, and changes nothing", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("a", "1")])
+    const cases: Array<[string, unknown, string]> = [
+      ["/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", updatedData: { status: { id: "X", name: "X", type: "closed" } } }, "type"],
+      ["/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", updatedData: { priority: { name: "no id" } } }, "id"],
+      ["/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", annotationIds: Array.from({ length: 31 }, (_, i) => `a${i}`) }, "at most 30"],
+      ["/v2/commentannotations/comments/update", { organizationId: "org", documentId: "doc1", annotationId: "a", commentIds: [], updatedData: {} }, "commentIds"],
+      ["/v2/commentannotations/comments/update", { organizationId: "org", documentId: "doc1", annotationId: "a", commentIds: ["x"], updatedData: {} }, "commentIds"],
+      ["/v2/commentannotations/comments/update", { organizationId: "org", documentId: "doc1", annotationId: "a", commentIds: [1] }, "updatedData"],
+      ["/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "a", commentIds: "1" }, "commentIds"]
+    ]
+    for (const [path, data, field] of cases) {
+      const answer = await post(creds, path, data)
+      expect(answer.status, `${path} ${JSON.stringify(data)}`).toBe(400)
+      expect(answer.body.error.message).toContain(field)
+    }
+    const [a] = (await getThreads(creds)).data
+    expect(a).toMatchObject({ status: { id: "OPEN" }, comments: [{ commentText: "1", status: "added" }] })
+    expect(a.priority).toBeUndefined()
+  })
+
+  it("updates and deletes comments of a thread; an unknown id fails only its entry", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [{ annotationId: "t", lastUpdated: 1000, createdAt: 1000, commentData: [
+      { commentId: 1, commentText: "one", from: { userId: "alice" }, attachments: [{ attachmentId: 1, name: "a.png" }] },
+      { commentId: 2, commentText: "two", from: { userId: "bob" } },
+      { commentId: 3, commentText: "three", from: { userId: "bob" } }
+    ] }])
+    const updated = await ok(creds, "/v2/commentannotations/comments/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationId: "t",
+      commentIds: [1, 2, 99],
+      updatedData: { commentText: "edited", commentHtml: "<p>edited</p>", attachments: [{ attachmentId: 2, name: "b.pdf", type: "document" }] }
+    })
+    expect(updated.message).toBe("Comment updated successfully.")
+    expect(updated.data).toEqual({
+      "1": { success: true, id: 1, message: "Updated successfully" },
+      "2": { success: true, id: 2, message: "Updated successfully" },
+      "99": { success: false, id: 99, message: "Not found" }
+    })
+    const comments = (await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t" })).data
+    expect(comments.map((c: any) => [c.commentId, c.commentText, c.status, c.from.userId])).toEqual([
+      [1, "edited", "updated", "alice"],
+      [2, "edited", "updated", "bob"],
+      [3, "three", "added", "bob"]
+    ])
+    expect(comments[0].commentHtml).toBe("<p>edited</p>")
+    // Attachments are replaced, not merged.
+    expect(comments[0].attachments).toEqual([{ attachmentId: 2, name: "b.pdf", type: "document" }])
+    const [threadNow] = (await getThreads(creds)).data
+    expect(threadNow.lastUpdated).toBeGreaterThan(1000)
+
+    const missingThread = await post(creds, "/v2/commentannotations/comments/update", { organizationId: "org", documentId: "doc1", annotationId: "nope", commentIds: [1], updatedData: { commentText: "x" } })
+    expect(missingThread.status).toBe(404)
+    expect(missingThread.body.error.message).toBe("Annotation nope not found in document doc1.")
+
+    const deleted = await ok(creds, "/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "t", commentIds: [2, 77] })
+    expect(deleted.message).toBe("Comments(s) deleted successfully.")
+    expect(deleted.data).toEqual({
+      "2": { success: true, id: 2, message: "Deleted successfully" },
+      "77": { success: false, id: 77, message: "Not found" }
+    })
+    const left = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t" })
+    expect(left.data.map((c: any) => c.commentId)).toEqual([1, 3])
+    const all = await ok(creds, "/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "t" })
+    expect(Object.keys(all.data).sort()).toEqual(["1", "3"])
+    // The thread stays, empty (docs/decisions.md, "Comments").
+    expect((await getThreads(creds)).data[0]).toMatchObject({ annotationId: "t", comments: [] })
+  })
+
   it("keeps each API key's threads apart and refuses a disabled organization", async () => {
     const mine = await ctx().workspace()
     const theirs = await ctx().workspace()
@@ -234,7 +373,8 @@ function describe_events(ctx: () => Started) {
   })
   afterAll(() => receiver.close())
 
-  it("emits comment_annotation.add and comment.add with the thread, the comment and the acting user", async () => {
+  /** A workspace whose advanced webhooks go to the receiver: its call helper and what arrives next, verified. */
+  const subscribed = async () => {
     const creds = await ctx().workspace()
     const call = async (path: string, data: unknown) => {
       const answer = await ctx().client.post(path, data, creds.headers)
@@ -244,18 +384,27 @@ function describe_events(ctx: () => Started) {
     await call("/v2/workspace/advancedwebhookconfig/update", { isEnabled: true })
     const endpoint = await call("/v2/workspace/advancedwebhook/endpoints/create", { url: receiver.url })
     const { secret } = await call("/v2/workspace/advancedwebhook/endpoints/secret/get", { endpointId: endpoint.id })
+    /** Runs what is due until `count` more deliveries arrived after `from`; their verified bodies. */
+    const deliveredSince = async (from: number, count: number) => {
+      const deadline = Date.now() + 5000
+      while (receiver.received.length < from + count && Date.now() < deadline) {
+        await ctx().atrium.runDue()
+        await sleep(10)
+      }
+      await ctx().atrium.runDue()
+      return receiver.received.slice(from).map((r) => verified(secret, r))
+    }
+    return { creds, call, deliveredSince }
+  }
+
+  it("emits comment_annotation.add and comment.add with the thread, the comment and the acting user", async () => {
+    const { call, creds, deliveredSince } = await subscribed()
+    const before = receiver.received.length
     await call("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ commentId: 1, commentText: "hi", from: { userId: "alice" } }] }] })
     await call("/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "ev", commentData: [{ commentId: 2, commentText: "re", from: { userId: "bob" } }] })
     // A batch that fails emits nothing.
     await ctx().client.post("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ from: { userId: "x" } }] }] }, creds.headers)
-    const before = receiver.received.length
-    const deadline = Date.now() + 5000
-    while (receiver.received.length < before + 2 && Date.now() < deadline) {
-      await ctx().atrium.runDue()
-      await sleep(10)
-    }
-    await ctx().atrium.runDue()
-    const bodies = receiver.received.slice(before).map((r) => verified(secret, r))
+    const bodies = await deliveredSince(before, 2)
     expect(bodies.map((b) => b.event).sort()).toEqual(["comment.add", "comment_annotation.add"])
     const added = bodies.find((b) => b.event === "comment_annotation.add")
     expect(added).toMatchObject({
@@ -273,5 +422,44 @@ function describe_events(ctx: () => Started) {
     expect(reply.data.commentAnnotation.comments.map((c: any) => c.commentId)).toEqual([1, 2])
     const messages = await call("/v2/workspace/advancedwebhook/messages/get", { channel: "org/doc1" })
     expect(messages.messages).toHaveLength(2)
+  })
+
+  it("emits status_change, assign, priority_change, comment.update and comment.delete for what changed", async () => {
+    const { call, creds, deliveredSince } = await subscribed()
+    await call("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ commentId: 1, commentText: "hi", from: { userId: "alice" } }, { commentId: 2, commentText: "re", from: { userId: "bob" } }] }] })
+    await deliveredSince(receiver.received.length, 1)
+    const before = receiver.received.length
+    const resolved = { id: "RESOLVED", name: "Resolved", type: "terminal" }
+    await call("/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      annotationIds: ["ev"],
+      updatedData: { status: resolved, statusUpdatedByUserId: "carol", assignedTo: { userId: "dave" }, priority: { id: "P1", name: "High" } }
+    })
+    // The same values again change nothing, so they emit nothing.
+    await call("/v2/commentannotations/update", { organizationId: "org", documentId: "doc1", annotationIds: ["ev"], updatedData: { status: resolved, assignedTo: { userId: "dave" } } })
+    await call("/v2/commentannotations/comments/update", { organizationId: "org", documentId: "doc1", annotationId: "ev", commentIds: [2], updatedData: { commentText: "edited" } })
+    await call("/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "ev", commentIds: [1] })
+    // A failing call (unknown thread) emits nothing.
+    await ctx().client.post("/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "gone" }, creds.headers)
+    const bodies = await deliveredSince(before, 5)
+    const byEvent = Object.fromEntries(bodies.map((b) => [b.event, b]))
+    expect(bodies.map((b) => b.event).sort()).toEqual([
+      "comment.delete",
+      "comment.update",
+      "comment_annotation.assign",
+      "comment_annotation.priority_change",
+      "comment_annotation.status_change"
+    ])
+    expect(byEvent["comment_annotation.status_change"]).toMatchObject({
+      source: "comment_annotation",
+      actionType: "status_change",
+      data: { oldStatus: { id: "OPEN" }, newStatus: resolved, actionUser: { userId: "carol" }, commentAnnotation: { annotationId: "ev", status: resolved } }
+    })
+    expect(byEvent["comment_annotation.assign"].data.commentAnnotation.assignedTo).toEqual({ userId: "dave" })
+    expect(byEvent["comment_annotation.priority_change"].data.newPriority).toEqual({ id: "P1", name: "High" })
+    expect(byEvent["comment.update"]).toMatchObject({ source: "comment", actionType: "update", data: { targetComment: { commentId: 2, commentText: "edited", status: "updated" }, actionUser: { userId: "bob" } } })
+    expect(byEvent["comment.delete"].data.targetComment).toMatchObject({ commentId: 1, commentText: "hi" })
+    expect(byEvent["comment.delete"].data.commentAnnotation.comments.map((c: any) => c.commentId)).toEqual([2])
   })
 }

@@ -8,6 +8,7 @@ import jobs from "./0006_jobs.js"
 import tokensAgentsMemory from "./0007_tokens_agents_memory.js"
 import webhookDeliveries from "./0008_webhook_deliveries.js"
 import comments from "./0009_comments.js"
+import commentReactionsReads from "./0010_comment_reactions_reads.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -26,7 +27,8 @@ export const migrationRecord = {
   "0006_jobs": jobs,
   "0007_tokens_agents_memory": tokensAgentsMemory,
   "0008_webhook_deliveries": webhookDeliveries,
-  "0009_comments": comments
+  "0009_comments": comments,
+  "0010_comment_reactions_reads": commentReactionsReads
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
