@@ -39,7 +39,7 @@ describe("atrium CLI", () => {
     expect(pg.stdout).toMatch(/^-- 0001_core\nCREATE TABLE workspaces \(\n\s+id TEXT COLLATE "C" PRIMARY KEY,/)
     const sqlite = await run(["migrate", "--print"], untouched)
     expect(sqlite.stdout).toMatch(/^-- 0001_core\nCREATE TABLE workspaces \(\n\s+id TEXT PRIMARY KEY,/)
-    expect(sqlite.stdout).toContain("-- 0009_comments\n")
+    expect(sqlite.stdout).toContain("-- 0010_comment_reactions_reads\n")
     expect(existsSync(join(dir, "untouched.db"))).toBe(false)
     await expect(run(["migrate", "--print", "--dialect", "mysql"])).rejects.toMatchObject({
       code: 1,
@@ -85,7 +85,7 @@ describe("atrium CLI", () => {
     it("migrate applies the PostgreSQL migrations once; serve answers from the same database", async () => {
       const pg = { DATABASE_URL: db.url }
       const first = await run(["migrate"], pg)
-      expect(first.stdout).toBe("atrium: applied 1_core, 2_workspace_settings, 3_people, 4_activities, 5_webhooks, 6_jobs, 7_tokens_agents_memory, 8_webhook_deliveries, 9_comments\n")
+      expect(first.stdout).toBe("atrium: applied 1_core, 2_workspace_settings, 3_people, 4_activities, 5_webhooks, 6_jobs, 7_tokens_agents_memory, 8_webhook_deliveries, 9_comments, 10_comment_reactions_reads\n")
       expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
       const created = JSON.parse((await run(["workspace", "create", "--email", "pg@example.com"], pg)).stdout)
       const server = await startServe(pg)

@@ -31,11 +31,11 @@ describe("PgStorage", () => {
   it.effect("migrates once: a second run applies nothing", () =>
     Effect.gen(function*() {
       const first = yield* PgStorage.migrate
-      expect(first.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(first.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
       expect(yield* PgStorage.migrate).toEqual([])
       const sql = yield* SqlClient.SqlClient
       const recorded = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)} ORDER BY migration_id`
-      expect(recorded.map((r) => r.migration_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(recorded.map((r) => r.migration_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     }).pipe(Effect.provide(PgStorage.clientLayer({ url: db.url }))))
 
   it.effect("every text column compares by bytes, every timestamp is BIGINT, fractions are double precision", () =>
@@ -43,7 +43,7 @@ describe("PgStorage", () => {
       yield* PgStorage.migrate
       const sql = yield* SqlClient.SqlClient
       const columns = (yield* columnsOf(sql, "public")).filter((c) => c.table_name !== MIGRATIONS_TABLE)
-      expect(new Set(columns.map((c) => c.table_name)).size).toBe(29)
+      expect(new Set(columns.map((c) => c.table_name)).size).toBe(31)
       for (const c of columns) {
         const where = `${c.table_name}.${c.column_name}`
         if (c.data_type === "text") expect(c.collation_name, where).toBe("C")
@@ -57,7 +57,7 @@ describe("PgStorage", () => {
       const sql = yield* SqlClient.SqlClient
       const inSchema = yield* columnsOf(sql, "tenant_one")
       expect(inSchema.filter((c) => c.table_name === MIGRATIONS_TABLE)).not.toEqual([])
-      expect(new Set(inSchema.map((c) => c.table_name)).size).toBe(30)
+      expect(new Set(inSchema.map((c) => c.table_name)).size).toBe(32)
       // Unqualified names (as every repository writes them) resolve to the schema.
       yield* sql`INSERT INTO server_secrets (name, value) VALUES ('where', 'tenant_one')`
       expect(yield* sql`SELECT value FROM tenant_one.server_secrets`).toEqual([{ value: "tenant_one" }])
@@ -85,14 +85,14 @@ describe("PgStorage", () => {
     Effect.gen(function*() {
       const fresh = yield* Effect.acquireRelease(Effect.promise(() => testDatabase()), (d) => Effect.promise(() => d.drop()))
       const applied = yield* migrateAtOnce(4, { url: fresh.url })
-      expect(applied.flat().map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(applied.flat().map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     }).pipe(Effect.scoped))
 
   it.effect.skipIf(embedded)("servers starting at once with a new schema: it is created once and migrated once", () =>
     Effect.gen(function*() {
       for (const schema of ["race_one", "race_two", "race_three"]) {
         const applied = yield* migrateAtOnce(4, { url: db.url, schema })
-        expect(applied.flat().map(([id]) => id), schema).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+        expect(applied.flat().map(([id]) => id), schema).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
       }
     }))
 

@@ -255,6 +255,48 @@ export const GetCommentsInput = Schema.Struct({
   commentIds: optional(Schema.Array(CommentId).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
 })
 
+/** An emoji by id (e.g. `HEART_FACE`), and how to draw one of your own (the SDK's reaction shape). */
+const Reaction = Schema.Struct({
+  reactionId: Id,
+  customReaction: optional(Schema.Struct({ url: optional(Text(2048)), svg: optional(Text(100_000)), emoji: optional(Text(100)) }))
+})
+
+/** reactions/add and reactions/delete: `from` reacted (or stops reacting) to the thread's comment. */
+export const ReactionInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: AnnotationId,
+  commentId: CommentId,
+  reaction: Reaction,
+  from: User
+})
+
+export const ReactionResult = SuccessResult(Schema.Struct({ reactionAnnotationId: Schema.String }))
+
+/** commentannotations/read: `userId` has read these threads, as they are now. */
+export const MarkReadInput = Schema.Struct({
+  organizationId: Id,
+  documentId: Id,
+  annotationIds: FilterIds,
+  userId: Id
+})
+
+/** commentannotations/count/get; agent filters are taken and ignored, as the hosted service does. */
+export const CountAnnotationsInput = Schema.Struct({
+  organizationId: Id,
+  documentIds: FilterIds,
+  /** Whose unread threads are counted. */
+  userId: Id,
+  statusIds: optional(FilterIds),
+  agentId: optional(Schema.Unknown),
+  agentSuggestions: optional(Schema.Unknown),
+  agentUrls: optional(Schema.Unknown)
+})
+
+export const CountAnnotationsResult = SuccessResult(
+  Schema.Record({ key: Schema.String, value: Schema.Struct({ total: Schema.Number, unread: Schema.Number }) })
+)
+
 /** A comment as reads answer it: `createdAt` in ms, `lastUpdated` ISO 8601 (the facts). */
 export const Comment = Schema.Struct(
   {
@@ -265,7 +307,10 @@ export const Comment = Schema.Struct(
     createdAt: Schema.Number,
     lastUpdated: Schema.String,
     taggedUserContacts: Schema.Array(Schema.Unknown),
-    attachments: Schema.Array(Schema.Unknown)
+    attachments: Schema.Array(Schema.Unknown),
+    reactionAnnotationIds: Schema.Array(Schema.String),
+    /** One per emoji, with the users who reacted with it (the facts' REST read shape). */
+    reactionAnnotations: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 ).annotations({ identifier: "Comment" })

@@ -1,6 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
+import { ActivitiesRepo } from "../activities/ActivitiesRepo.js"
 import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
 import { Events, type NewEvent } from "../events/Events.js"
 import { channelsOf } from "../events/FanOut.js"
@@ -15,17 +16,20 @@ import {
   type AddCommentsInput,
   type AnnotationInput,
   type Comment,
+  type CountAnnotationsInput,
   type CommentAnnotation,
   type CommentInput,
   type DeleteAnnotationsInput,
   type DeleteCommentsInput,
   type GetAnnotationsInput,
   type GetCommentsInput,
+  type MarkReadInput,
   OPEN_STATUS,
+  type ReactionInput,
   type UpdateAnnotationsInput,
   type UpdateCommentsInput
 } from "./CommentSchemas.js"
-import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo } from "./CommentsRepo.js"
+import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type ReactionRow } from "./CommentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -36,21 +40,59 @@ const MAX_UPDATED = 1000
 const COMMENT_ID_MIN = 100_000
 const COMMENT_ID_SPAN = 900_000
 
-/** A comment as reads answer it (the facts: `createdAt` in ms, `lastUpdated` ISO 8601). */
-export const toComment = (row: CommentRow): Comment => ({
-  commentId: row.id,
-  type: "text",
-  status: "added",
-  taggedUserContacts: [],
-  attachments: [],
-  ...(row.record as Omit<Comment, "commentId" | "createdAt" | "lastUpdated">),
-  from: row.record.from as Comment["from"],
-  createdAt: row.createdAt,
-  lastUpdated: new Date(row.lastUpdated).toISOString()
-})
+/** The id of a comment's reactions with one emoji: the facts' reads name each such group. */
+export const reactionAnnotationId = (r: Pick<ReactionRow, "annotationId" | "commentId" | "reactionId">) =>
+  `${r.annotationId}:${r.commentId}:${r.reactionId}`
 
-/** A thread as reads answer it, with its comments. */
-export const toAnnotation = (row: AnnotationRow, comments: ReadonlyArray<CommentRow>): CommentAnnotation => ({
+/** Rows grouped by a key, in their order. */
+const groupBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => string | number): Map<string | number, Array<A>> => {
+  const groups = new Map<string | number, Array<A>>()
+  for (const row of rows) {
+    const group = groups.get(key(row))
+    if (group === undefined) groups.set(key(row), [row])
+    else group.push(row)
+  }
+  return groups
+}
+
+/** A comment's reactions as the facts' REST reads show them: one reaction annotation per emoji, with `fromUsers`. */
+const reactionAnnotations = (reactions: ReadonlyArray<ReactionRow>) =>
+  [...groupBy(reactions, (r) => r.reactionId).values()].map((group) => {
+    const first = group[0]!
+    const custom = first.record.customReaction as { url?: string; svg?: string; emoji?: string } | undefined
+    return {
+      annotationId: reactionAnnotationId(first),
+      type: "reaction",
+      icon: first.reactionId,
+      ...(custom?.url !== undefined && { iconUrl: custom.url }),
+      ...(custom?.emoji !== undefined && { iconEmoji: custom.emoji }),
+      ...(custom?.svg !== undefined && { iconSvg: custom.svg }),
+      commentAnnotationId: first.annotationId,
+      fromUsers: group.map((r) => ({ from: r.record.from, lastUpdated: r.createdAt })),
+      lastUpdated: Math.max(...group.map((r) => r.createdAt))
+    }
+  })
+
+/** A comment as reads answer it (the facts: `createdAt` in ms, `lastUpdated` ISO 8601), with its reactions. */
+export const toComment = (row: CommentRow, reactions: ReadonlyArray<ReactionRow> = []): Comment => {
+  const grouped = reactionAnnotations(reactions)
+  return {
+    commentId: row.id,
+    type: "text",
+    status: "added",
+    taggedUserContacts: [],
+    attachments: [],
+    ...(row.record as Omit<Comment, "commentId" | "createdAt" | "lastUpdated" | "reactionAnnotationIds" | "reactionAnnotations">),
+    from: row.record.from as Comment["from"],
+    createdAt: row.createdAt,
+    lastUpdated: new Date(row.lastUpdated).toISOString(),
+    reactionAnnotationIds: grouped.map((g) => g.annotationId),
+    reactionAnnotations: grouped
+  }
+}
+
+/** A thread as reads answer it, with its comments and their reactions. */
+export const toAnnotation = (row: AnnotationRow, comments: ReadonlyArray<CommentRow>, reactions: ReadonlyArray<ReactionRow> = []): CommentAnnotation => ({
   // Written by addAnnotations: type, commentType, from, status and visibilityConfig are always there.
   ...(row.record as unknown as Pick<CommentAnnotation, "type" | "from" | "status" | "visibilityConfig">),
   annotationId: row.id,
@@ -59,7 +101,7 @@ export const toAnnotation = (row: AnnotationRow, comments: ReadonlyArray<Comment
   createdAt: row.createdAt,
   lastUpdated: row.lastUpdated,
   metadata: { apiKey: row.apiKey, organizationId: row.organizationId, documentId: row.documentId },
-  comments: comments.map(toComment)
+  comments: comments.map((comment) => toComment(comment, reactions.filter((r) => r.commentId === comment.id)))
 })
 
 /** A comment's stored fields: what the caller sent, less what has a column or asks for a side effect. */
@@ -95,6 +137,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
     const organizations = yield* OrganizationsRepo
     const documents = yield* DocumentsRepo
     const events = yield* Events
+    const activities = yield* ActivitiesRepo
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
     const { withTransaction } = yield* Transactions
@@ -153,6 +196,47 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         row === undefined || row.documentId !== documentId
           ? Effect.fail(notFound(`Annotation ${annotationId} not found in document ${documentId}.`))
           : Effect.succeed(row))
+
+    /** Threads as reads answer them, with their comments and the comments' reactions, as stored now. */
+    const present = (apiKey: string, organizationId: string, rows: ReadonlyArray<AnnotationRow>) =>
+      Effect.gen(function*() {
+        if (rows.length === 0) return []
+        const ids = rows.map((row) => row.id)
+        const comments = groupBy(yield* repo.listComments(apiKey, organizationId, ids), (c) => c.annotationId)
+        const reactions = groupBy(yield* repo.listReactions(apiKey, organizationId, ids), (r) => r.annotationId)
+        return rows.map((row) => toAnnotation(row, comments.get(row.id) ?? [], reactions.get(row.id) ?? []))
+      })
+
+    /** comment.reaction_add/_delete: the thread and comment after the change, and which reaction (`reaction`, beyond the facts). */
+    const reactionEvent = (type: string, annotation: AnnotationRow, input: typeof ReactionInput.Type) =>
+      Effect.gen(function*() {
+        const [after] = yield* present(annotation.apiKey, annotation.organizationId, [annotation])
+        const event = commentEvent(type, after!, after!.comments.find((c) => c.commentId === input.commentId), input.from)
+        yield* events.emit(annotation.apiKey, [{ ...event, data: { ...event.data, reaction: input.reaction } }])
+      })
+
+    /**
+     * The activity record of a comment sent with `triggerActivities: true` (featureType `comment`,
+     * actionType the event's type), written beside it; the change's event is already in the outbox.
+     */
+    const recordActivity = (annotation: CommentAnnotation, comment: Comment, actionType: string) =>
+      Effect.gen(function*() {
+        const { email, name, userId } = comment.from as { userId: string; name?: string; email?: string }
+        const actionUser = { userId, ...(name !== undefined && { name }), ...(email !== undefined && { email }) }
+        yield* activities.put({
+          id: yield* ids.make(),
+          featureType: "comment",
+          actionType,
+          actionUser,
+          targetEntityId: annotation.annotationId,
+          targetSubEntityId: String(comment.commentId),
+          entityData: comment,
+          displayMessageTemplate: actionType === "comment_annotation.add" ? "{{user.name}} started a comment thread" : "{{user.name}} commented",
+          displayMessageTemplateData: { user: { userId, name: name ?? userId }, ...(comment.commentText !== undefined && { commentText: comment.commentText }) },
+          metadata: { apiKey: annotation.metadata.apiKey, documentId: annotation.metadata.documentId, organizationId: annotation.metadata.organizationId },
+          timestamp: comment.createdAt
+        })
+      })
 
     /** A user reference rewritten by updateUsers, when it names the old user. */
     const rewriteUser = (user: unknown, moves: ReadonlyArray<{ readonly oldUser: { readonly userId: string }; readonly newUser: object }>) => {
@@ -237,7 +321,13 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
               const comments = commentRows(apiKey, organizationId, id, entry.commentData, commentIds, entry.createdAt ?? now)
               yield* repo.insertAnnotation(row)
               yield* repo.insertComments(comments)
-              out.push({ annotation: toAnnotation(row, comments) })
+              const annotation = toAnnotation(row, comments)
+              for (const [i, input] of entry.commentData.entries()) {
+                if (input.triggerActivities === true) {
+                  yield* recordActivity(annotation, annotation.comments[i]!, i === 0 ? "comment_annotation.add" : "comment.add")
+                }
+              }
+              out.push({ annotation })
             }
             yield* events.emit(apiKey, out.map(({ annotation }) =>
               commentEvent("comment_annotation.add", annotation, annotation.comments[0], annotation.comments[0]?.from)))
@@ -281,8 +371,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             cursorOf: (row): AnnotationCursor => ({ lastUpdated: row.lastUpdated, id: row.id }),
             present: (page) => page
           })
-          const comments = yield* repo.listComments(apiKey, input.organizationId, page.items.map((row) => row.id))
-          const annotations = page.items.map((row) => toAnnotation(row, comments.filter((c) => c.annotationId === row.id)))
+          const annotations = yield* present(apiKey, input.organizationId, page.items)
           if (input.groupByDocumentId === true) {
             const grouped: Record<string, Array<CommentAnnotation>> = {}
             for (const annotation of annotations) (grouped[annotation.metadata.documentId] ??= []).push(annotation)
@@ -338,8 +427,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
-            const after = toAnnotation({ ...annotation, lastUpdated }, yield* repo.listComments(apiKey, organizationId, [annotationId]))
-            yield* events.emit(apiKey, rows.map((row) => commentEvent("comment.add", after, toComment(row), row.record.from)))
+            const [after] = yield* present(apiKey, organizationId, [{ ...annotation, lastUpdated }])
+            yield* events.emit(apiKey, rows.map((row) => commentEvent("comment.add", after!, toComment(row), row.record.from)))
             return success("Comment(s) added successfully.", commentIds)
           }))
         }),
@@ -399,23 +488,24 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 lastUpdated: lastUpdated ?? now
               }
               yield* repo.updateAnnotation(updated)
-              let comments = yield* repo.listComments(apiKey, organizationId, [row.id])
               if (moves.length > 0) {
-                comments = comments.map((c) => ({ ...c, record: { ...c.record, from: rewriteUser(c.record.from, moves) } }))
-                for (const c of comments) yield* repo.updateComment({ ...c, createdBy: (c.record.from as { userId: string }).userId })
+                for (const c of yield* repo.listComments(apiKey, organizationId, [row.id])) {
+                  const from = rewriteUser(c.record.from, moves) as { userId: string }
+                  if (from !== c.record.from) yield* repo.updateComment({ ...c, createdBy: from.userId, record: { ...c.record, from } })
+                }
               }
               data[row.id] = { success: true, id: row.id, message: "Annotations updated successfully" }
-              const after = toAnnotation(updated, comments)
+              const [after] = yield* present(apiKey, organizationId, [updated])
               const actionUser = record.statusUpdatedByUserId !== undefined ? { userId: record.statusUpdatedByUserId } : undefined
               if (status !== undefined && status.id !== (before.status as { id?: string }).id) {
-                const event = commentEvent("comment_annotation.status_change", after, undefined, actionUser)
+                const event = commentEvent("comment_annotation.status_change", after!, undefined, actionUser)
                 emitted.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
               }
               if (changes.assignedTo !== undefined && changes.assignedTo.userId !== (before.assignedTo as { userId?: string } | undefined)?.userId) {
-                emitted.push(commentEvent("comment_annotation.assign", after, undefined, actionUser))
+                emitted.push(commentEvent("comment_annotation.assign", after!, undefined, actionUser))
               }
               if (changes.priority !== undefined && changes.priority.id !== (before.priority as { id?: string } | undefined)?.id) {
-                const event = commentEvent("comment_annotation.priority_change", after, undefined, actionUser)
+                const event = commentEvent("comment_annotation.priority_change", after!, undefined, actionUser)
                 emitted.push({ ...event, data: { ...event.data, newPriority: changes.priority } })
               }
             }
@@ -455,9 +545,9 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (updated.length > 0) {
               const threadUpdated = Math.max(annotation.lastUpdated, ...updated.map((c) => c.lastUpdated))
               yield* repo.touchAnnotation(apiKey, organizationId, annotationId, threadUpdated)
-              const comments = existing.map((c) => updated.find((u) => u.id === c.id) ?? c)
-              const after = toAnnotation({ ...annotation, lastUpdated: threadUpdated }, comments)
-              yield* events.emit(apiKey, updated.map((c) => commentEvent("comment.update", after, toComment(c), c.record.from)))
+              const [after] = yield* present(apiKey, organizationId, [{ ...annotation, lastUpdated: threadUpdated }])
+              yield* events.emit(apiKey, updated.map((c) =>
+                commentEvent("comment.update", after!, after!.comments.find((comment) => comment.commentId === c.id), c.record.from)))
             }
             return success("Comment updated successfully.", data)
           }))
@@ -474,25 +564,94 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             for (const id of input.commentIds ?? []) data[String(id)] = { success: false, id, message: "Not found" }
             for (const row of deleted) data[String(row.id)] = { success: true, id: row.id, message: "Deleted successfully" }
             if (deleted.length > 0) {
-              const after = toAnnotation(annotation, yield* repo.listComments(apiKey, organizationId, [annotationId]))
-              yield* events.emit(apiKey, deleted.map((c) => commentEvent("comment.delete", after, toComment(c), c.record.from)))
+              const [after] = yield* present(apiKey, organizationId, [annotation])
+              yield* events.emit(apiKey, deleted.map((c) => commentEvent("comment.delete", after!, toComment(c), c.record.from)))
             }
             return success("Comments(s) deleted successfully.", data)
           }))
         }),
 
+      /** reactions/add: `from` reacts to the comment with the emoji; once per user and emoji. */
+      addReaction: (apiKey: string, input: typeof ReactionInput.Type) =>
+        Effect.gen(function*() {
+          const { annotationId, commentId, organizationId, reaction } = input
+          const now = yield* Clock.currentTimeMillis
+          return yield* withTransaction(Effect.gen(function*() {
+            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
+            if (!(yield* repo.commentIds(apiKey, organizationId, annotationId)).includes(commentId)) {
+              return yield* notFound(`Comment ${commentId} not found in annotation ${annotationId}.`)
+            }
+            const row: ReactionRow = {
+              apiKey,
+              organizationId,
+              annotationId,
+              commentId,
+              reactionId: reaction.reactionId,
+              userId: input.from.userId,
+              createdAt: now,
+              record: { from: input.from, ...(reaction.customReaction !== undefined && { customReaction: reaction.customReaction }) }
+            }
+            if (!(yield* repo.insertReaction(row))) {
+              return yield* alreadyExists(`User ${row.userId} already reacted with ${row.reactionId} to comment ${commentId}.`)
+            }
+            yield* reactionEvent("comment.reaction_add", annotation, input)
+            return success("Reaction added successfully.", { reactionAnnotationId: reactionAnnotationId(row) })
+          }))
+        }),
+
+      /** reactions/delete: `from` no longer reacts to the comment with the emoji. */
+      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type) =>
+        Effect.gen(function*() {
+          const { annotationId, commentId, organizationId, reaction } = input
+          return yield* withTransaction(Effect.gen(function*() {
+            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
+            const key = { apiKey, organizationId, annotationId, commentId, reactionId: reaction.reactionId, userId: input.from.userId }
+            if (!(yield* repo.deleteReaction(key))) {
+              return yield* notFound(`User ${key.userId} has no ${key.reactionId} reaction on comment ${commentId} of annotation ${annotationId}.`)
+            }
+            yield* reactionEvent("comment.reaction_delete", annotation, input)
+            return success("Reaction deleted successfully.", { reactionAnnotationId: reactionAnnotationId(key) })
+          }))
+        }),
+
+      /** commentannotations/read: `userId` has read these threads as they are now; a later change makes one unread again. */
+      markRead: (apiKey: string, input: typeof MarkReadInput.Type) =>
+        Effect.gen(function*() {
+          const { organizationId, userId } = input
+          return yield* withTransaction(Effect.gen(function*() {
+            const filters: AnnotationFilters = { documentIds: [input.documentId], ids: input.annotationIds }
+            const rows = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: input.annotationIds.length })
+            const data: Record<string, { success: boolean; id: string; message: string }> = {}
+            for (const id of input.annotationIds) data[id] = { success: false, id, message: "Annotation not found." }
+            for (const row of rows) {
+              yield* repo.markRead(apiKey, organizationId, row.id, userId, row.lastUpdated)
+              data[row.id] = { success: true, id: row.id, message: "Marked as read" }
+            }
+            return success("Annotation(s) marked as read successfully.", data)
+          }))
+        }),
+
+      /** commentannotations/count/get: per document asked for, its threads and those `userId` has not read. */
+      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type) =>
+        Effect.gen(function*() {
+          const counts = yield* repo.countAnnotations(apiKey, input.organizationId, input.documentIds, input.userId, input.statusIds)
+          const data: Record<string, { total: number; unread: number }> = {}
+          for (const documentId of input.documentIds) {
+            const count = counts.find((c) => c.documentId === documentId)
+            data[documentId] = { total: count?.total ?? 0, unread: count?.unread ?? 0 }
+          }
+          return success("Comment count retrieved successfully.", data)
+        }),
+
       /** comments/get: a thread's comments, oldest first, or those asked for in the order asked (null: no such comment). */
       getComments: (apiKey: string, input: typeof GetCommentsInput.Type) =>
         Effect.gen(function*() {
-          yield* threadIn(apiKey, input.organizationId, input.documentId, input.annotationId)
-          const rows = (yield* repo.listComments(apiKey, input.organizationId, [input.annotationId]))
-            .filter((row) => input.userIds === undefined || input.userIds.includes(row.createdBy))
+          const annotation = yield* threadIn(apiKey, input.organizationId, input.documentId, input.annotationId)
+          const [thread] = yield* present(apiKey, input.organizationId, [annotation])
+          const rows = thread!.comments.filter((c) => input.userIds === undefined || input.userIds.includes((c.from as { userId: string }).userId))
           const comments = input.commentIds === undefined
-            ? rows.map(toComment)
-            : input.commentIds.map((id) => {
-              const row = rows.find((r) => r.id === id)
-              return row === undefined ? null : toComment(row)
-            })
+            ? rows
+            : input.commentIds.map((id) => rows.find((c) => c.commentId === id) ?? null)
           return success("Comments retrieved successfully.", comments)
         })
     }

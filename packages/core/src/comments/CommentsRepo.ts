@@ -34,6 +34,27 @@ export interface CommentRow {
   readonly record: Readonly<Record<string, unknown>>
 }
 
+/** One user's reaction (an emoji, by id) to a comment. */
+export interface ReactionRow {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly annotationId: string
+  readonly commentId: number
+  /** The emoji's id, e.g. `HEART_FACE`; reads group a comment's reactions by it. */
+  readonly reactionId: string
+  readonly userId: string
+  readonly createdAt: number
+  /** `from` (the user as sent) and `customReaction`, when given. */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
+/** Threads and unread threads of one document, for one user. */
+export interface DocumentCount {
+  readonly documentId: string
+  readonly total: number
+  readonly unread: number
+}
+
 /** Filters of commentannotations/get (and the selectors of delete); every one given must match. */
 export interface AnnotationFilters {
   readonly documentIds?: ReadonlyArray<string>
@@ -83,13 +104,29 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
   readonly insertComments: (rows: ReadonlyArray<CommentRow>) => Effect.Effect<void>
   /** Writes the author, times and record of an existing comment. */
   readonly updateComment: (row: CommentRow) => Effect.Effect<void>
-  /** Deletes the thread's comments with these ids (all of them when none are given); the rows deleted. */
+  /** Deletes the thread's comments with these ids (all of them when none are given) and their reactions; the rows deleted. */
   readonly deleteComments: (
     apiKey: string,
     organizationId: string,
     annotationId: string,
     ids: ReadonlyArray<number> | undefined
   ) => Effect.Effect<ReadonlyArray<CommentRow>>
+  /** The reactions to the comments of these threads, oldest first. */
+  readonly listReactions: (apiKey: string, organizationId: string, annotationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ReactionRow>>
+  /** Adds the reaction unless the user already has it on the comment; whether it was added. */
+  readonly insertReaction: (row: ReactionRow) => Effect.Effect<boolean>
+  /** Removes one user's reaction; whether there was one. */
+  readonly deleteReaction: (key: Omit<ReactionRow, "createdAt" | "record">) => Effect.Effect<boolean>
+  /** The user read the thread as it was at `readAt`. */
+  readonly markRead: (apiKey: string, organizationId: string, annotationId: string, userId: string, readAt: number) => Effect.Effect<void>
+  /** Per document (those with threads only): threads, and those the user has not read since they last changed. */
+  readonly countAnnotations: (
+    apiKey: string,
+    organizationId: string,
+    documentIds: ReadonlyArray<string>,
+    userId: string,
+    statusIds: ReadonlyArray<string> | undefined
+  ) => Effect.Effect<ReadonlyArray<DocumentCount>>
   /** The comment ids a thread already has. */
   readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<ReadonlyArray<number>>
   /** The comments of these threads, oldest first within each. */

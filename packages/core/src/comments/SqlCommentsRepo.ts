@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
-import { type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo } from "./CommentsRepo.js"
+import { type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type ReactionRow } from "./CommentsRepo.js"
 
 /** One `comment_annotations` row as the drivers return it (column types: sql/Rows.ts). */
 interface AnnotationSqlRow {
@@ -33,6 +33,29 @@ interface CommentSqlRow {
   readonly last_updated: IntegerColumn
   readonly record: JsonColumn
 }
+
+/** One `comment_reactions` row. */
+interface ReactionSqlRow {
+  readonly api_key: string
+  readonly organization_id: string
+  readonly annotation_id: string
+  readonly comment_id: IntegerColumn
+  readonly reaction_id: string
+  readonly user_id: string
+  readonly created_at: IntegerColumn
+  readonly record: JsonColumn
+}
+
+const toReaction = (r: ReactionSqlRow): ReactionRow => ({
+  apiKey: r.api_key,
+  organizationId: r.organization_id,
+  annotationId: r.annotation_id,
+  commentId: num(r.comment_id),
+  reactionId: r.reaction_id,
+  userId: r.user_id,
+  createdAt: num(r.created_at),
+  record: fromJson(r.record, {})
+})
 
 const toAnnotation = (r: AnnotationSqlRow): AnnotationRow => ({
   apiKey: r.api_key,
@@ -128,9 +151,14 @@ export const SqlCommentsRepo = Layer.effect(
           sql.and([...conditions(apiKey, organizationId, { ...filters, documentIds: [documentId] })])
         } RETURNING id`.pipe(
           allRows((row: { readonly id: string }) => row.id),
+          // What belongs to the threads goes with them: comments, their reactions, read markers.
           Effect.tap((ids) =>
-            ids.length === 0 ? Effect.void : sql`DELETE FROM comments
-              WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", ids)}`.pipe(ignoreRows)
+            ids.length === 0 ? Effect.void : Effect.forEach(
+              ["comments", "comment_reactions", "comment_reads"],
+              (table) => sql`DELETE FROM ${sql.literal(table)}
+                WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", ids)}`.pipe(ignoreRows),
+              { discard: true }
+            )
           )
         ),
       updateAnnotation: (a) =>
@@ -157,7 +185,58 @@ export const SqlCommentsRepo = Layer.effect(
             sql`annotation_id = ${annotationId}`,
             ...(ids !== undefined ? [sql.in("id", ids)] : [])
           ])
-        } RETURNING *`.pipe(allRows(toComment)),
+        } RETURNING *`.pipe(
+          allRows(toComment),
+          Effect.tap((deleted) =>
+            deleted.length === 0 ? Effect.void : sql`DELETE FROM comment_reactions
+              WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}
+              AND ${sql.in("comment_id", deleted.map((c) => c.id))}`.pipe(ignoreRows)
+          )
+        ),
+      listReactions: (apiKey, organizationId, annotationIds) =>
+        annotationIds.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM comment_reactions
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND ${sql.in("annotation_id", annotationIds)}
+          ORDER BY annotation_id, comment_id, created_at, reaction_id, user_id`.pipe(allRows(toReaction)),
+      insertReaction: (r) =>
+        sql`INSERT INTO comment_reactions ${
+          sql.insert({
+            api_key: r.apiKey,
+            organization_id: r.organizationId,
+            annotation_id: r.annotationId,
+            comment_id: r.commentId,
+            reaction_id: r.reactionId,
+            user_id: r.userId,
+            created_at: r.createdAt,
+            record: toJson(r.record)
+          })
+        } ON CONFLICT DO NOTHING RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0)),
+      deleteReaction: (r) =>
+        sql`DELETE FROM comment_reactions WHERE api_key = ${r.apiKey} AND organization_id = ${r.organizationId}
+          AND annotation_id = ${r.annotationId} AND comment_id = ${r.commentId} AND reaction_id = ${r.reactionId}
+          AND user_id = ${r.userId} RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0)),
+      markRead: (apiKey, organizationId, annotationId, userId, readAt) =>
+        sql`INSERT INTO comment_reads ${
+          sql.insert({ api_key: apiKey, organization_id: organizationId, annotation_id: annotationId, user_id: userId, read_at: readAt })
+        } ON CONFLICT (api_key, organization_id, annotation_id, user_id) DO UPDATE SET read_at = excluded.read_at`.pipe(ignoreRows),
+      countAnnotations: (apiKey, organizationId, documentIds, userId, statusIds) =>
+        sql`SELECT a.document_id AS document_id, COUNT(*) AS total,
+            SUM(CASE WHEN r.read_at IS NULL OR r.read_at < a.last_updated THEN 1 ELSE 0 END) AS unread
+          FROM comment_annotations a LEFT JOIN comment_reads r
+            ON r.api_key = a.api_key AND r.organization_id = a.organization_id AND r.annotation_id = a.id AND r.user_id = ${userId}
+          WHERE ${
+          sql.and([
+            sql`a.api_key = ${apiKey}`,
+            sql`a.organization_id = ${organizationId}`,
+            sql.in("a.document_id", documentIds),
+            ...(statusIds !== undefined ? [sql.in("a.status_id", statusIds)] : [])
+          ])
+        } GROUP BY a.document_id`.pipe(
+          allRows((row: { readonly document_id: string; readonly total: IntegerColumn; readonly unread: IntegerColumn }) => ({
+            documentId: row.document_id,
+            total: num(row.total),
+            unread: num(row.unread)
+          }))
+        ),
       insertComments: (rows) =>
         rows.length === 0 ? Effect.void : sql`INSERT INTO comments ${
           sql.insert(rows.map((c, seq) => ({

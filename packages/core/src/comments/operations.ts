@@ -6,12 +6,17 @@ import {
   AddCommentsResult,
   AnnotationsPage,
   CommentsResult,
+  CountAnnotationsInput,
+  CountAnnotationsResult,
   DeleteAnnotationsInput,
   DeleteAnnotationsResult,
   DeleteCommentsInput,
   GetAnnotationsInput,
   GetCommentsInput,
   ItemResults,
+  MarkReadInput,
+  ReactionInput,
+  ReactionResult,
   UpdateAnnotationsInput,
   UpdateCommentsInput
 } from "./CommentSchemas.js"
@@ -112,5 +117,53 @@ export const commentOperations = [
     organization: (input) => input.organizationId,
     service: Comments,
     handler: (comments, input, caller) => comments.getComments(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.count.get",
+    paths: ["/v2/commentannotations/count/get"],
+    auth: "apiKey",
+    summary: "Count each document's comment threads, and those a user has not read since they last changed.",
+    input: CountAnnotationsInput,
+    output: CountAnnotationsResult,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.countAnnotations(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.read",
+    paths: ["/v2/commentannotations/read"],
+    auth: "apiKey",
+    summary: "Record that a user has read comment threads as they are now (count/get's unread); per-id results.",
+    input: MarkReadInput,
+    output: ItemResults,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.markRead(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.reactions.add",
+    paths: ["/v2/commentannotations/comments/reactions/add"],
+    auth: "apiKey",
+    summary: "Add a user's reaction (an emoji) to a comment; once per user and emoji.",
+    input: ReactionInput,
+    output: ReactionResult,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.addReaction(caller.apiKey, input)
+  }),
+  defineOperation({
+    name: "commentannotations.comments.reactions.delete",
+    paths: ["/v2/commentannotations/comments/reactions/delete"],
+    auth: "apiKey",
+    summary: "Remove a user's reaction (an emoji) from a comment.",
+    input: ReactionInput,
+    output: ReactionResult,
+    errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Comments,
+    handler: (comments, input, caller) => comments.deleteReaction(caller.apiKey, input)
   })
 ] as const

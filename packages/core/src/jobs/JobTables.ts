@@ -22,6 +22,12 @@ export interface DataTable {
    * copy of the document id: a move rewrites that copy too, row by row.
    */
   readonly record?: { readonly column: string; readonly key: ReadonlyArray<string>; readonly documentPath: ReadonlyArray<string> }
+  /**
+   * Rows of other tables that belong to one of these rows and go with it when a user-data
+   * deletion removes it (a thread's comments, a comment's reactions): `on` pairs the child's
+   * columns with this table's.
+   */
+  readonly children?: ReadonlyArray<{ readonly table: string; readonly on: ReadonlyArray<readonly [child: string, parent: string]> }>
 }
 
 /** The document rows themselves: the first kind a migration moves. */
@@ -59,6 +65,29 @@ export const dataTables: ReadonlyArray<DataTable> = [
     documentRowsOnly: { column: "level", value: "document" },
     documentInKey: true
   },
+  {
+    // Threads the user started go whole: their other comments answer the user's first one.
+    name: "comment_annotations",
+    ...common,
+    user: "created_by",
+    document: "document_id",
+    children: ["comments", "comment_reactions", "comment_reads"].map((table) => ({
+      table,
+      on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "id"]] as const
+    }))
+  },
+  {
+    // The user's comments in other people's threads, with the reactions to them.
+    name: "comments",
+    ...common,
+    user: "created_by",
+    children: [{
+      table: "comment_reactions",
+      on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "annotation_id"], ["comment_id", "id"]]
+    }]
+  },
+  { name: "comment_reactions", ...common, user: "user_id" },
+  { name: "comment_reads", ...common, user: "user_id" },
   // The user record (name, email, …), one per API key: shared by its organizations.
   { name: "users", apiKey: "api_key", user: "user_id" }
 ]

@@ -11,16 +11,20 @@ export const SqlJobDataPort = Layer.effect(
     userData: userDataTables.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined })),
     documentData: documentDataTables.map((t) => t.name),
     deleteUserData: (apiKey, userIds, organizationId, data) =>
-      Effect.suspend(() => {
+      Effect.gen(function*() {
         const spec = dataTable(data)
-        return sql`DELETE FROM ${sql(spec.name)} WHERE ${
-          sql.and([
-            sql`${sql(spec.apiKey)} = ${apiKey}`,
-            sql.in(spec.user!, userIds),
-            ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
-          ])
-        }`
-      }).pipe(Effect.asVoid, Effect.orDie),
+        const owned = sql.and([
+          sql`${sql(spec.apiKey)} = ${apiKey}`,
+          sql.in(spec.user!, userIds),
+          ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
+        ])
+        // Children first, while their parents still say whose they are.
+        for (const child of spec.children ?? []) {
+          const joined = sql.and(child.on.map(([c, p]) => sql`${sql(child.table)}.${sql(c)} = parent.${sql(p)}`))
+          yield* sql`DELETE FROM ${sql(child.table)} WHERE EXISTS (SELECT 1 FROM ${sql(spec.name)} parent WHERE ${owned} AND ${joined})`
+        }
+        yield* sql`DELETE FROM ${sql(spec.name)} WHERE ${owned}`
+      }).pipe(Effect.orDie),
     moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
       Effect.gen(function*() {
         const spec = dataTable(data)

@@ -1,3 +1,4 @@
+import { JobRunner } from "@atrium/core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { type Receiver, startReceiver, verified } from "../../../../test-support/receiver.js"
@@ -342,6 +343,177 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect((await getThreads(creds)).data[0]).toMatchObject({ annotationId: "t", comments: [] })
   })
 
+  it("adds and removes reactions, grouped per emoji in reads; once per user and emoji", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [{ annotationId: "t", commentData: [{ commentId: 1, commentText: "hi", from: { userId: "alice" } }, { commentId: 2, from: { userId: "bob" } }] }])
+    const react = (userId: string, reactionId: string, commentId = 1, extra: Record<string, unknown> = {}) => ({
+      organizationId: "org", documentId: "doc1", annotationId: "t", commentId, reaction: { reactionId, ...extra }, from: { userId, name: userId }
+    })
+    const added = await ok(creds, "/v2/commentannotations/comments/reactions/add", react("bob", "HEART_FACE"))
+    expect(added).toEqual({ status: "success", message: "Reaction added successfully.", data: { reactionAnnotationId: "t:1:HEART_FACE" } })
+    await ok(creds, "/v2/commentannotations/comments/reactions/add", react("carol", "HEART_FACE"))
+    await ok(creds, "/v2/commentannotations/comments/reactions/add", react("carol", "PARTY", 1, { customReaction: { emoji: "🎉" } }))
+    const twice = await post(creds, "/v2/commentannotations/comments/reactions/add", react("bob", "HEART_FACE"))
+    expect(twice.status).toBe(409)
+    expect(twice.body.error).toMatchObject({ status: "ALREADY_EXISTS", message: "User bob already reacted with HEART_FACE to comment 1." })
+    const noComment = await post(creds, "/v2/commentannotations/comments/reactions/add", react("bob", "HEART_FACE", 9))
+    expect(noComment.status).toBe(404)
+    expect(noComment.body.error.message).toBe("Comment 9 not found in annotation t.")
+
+    const [comment1, comment2] = (await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t" })).data
+    expect(comment1.reactionAnnotationIds).toEqual(["t:1:HEART_FACE", "t:1:PARTY"])
+    expect(comment1.reactionAnnotations).toMatchObject([
+      { annotationId: "t:1:HEART_FACE", type: "reaction", icon: "HEART_FACE", commentAnnotationId: "t", fromUsers: [{ from: { userId: "bob" } }, { from: { userId: "carol" } }] },
+      { annotationId: "t:1:PARTY", icon: "PARTY", iconEmoji: "🎉", fromUsers: [{ from: { userId: "carol", name: "carol" } }] }
+    ])
+    expect(comment2.reactionAnnotations).toEqual([])
+    expect((await getThreads(creds)).data[0].comments[0].reactionAnnotationIds).toEqual(["t:1:HEART_FACE", "t:1:PARTY"])
+
+    const removed = await ok(creds, "/v2/commentannotations/comments/reactions/delete", react("bob", "HEART_FACE"))
+    expect(removed.message).toBe("Reaction deleted successfully.")
+    const again = await post(creds, "/v2/commentannotations/comments/reactions/delete", react("bob", "HEART_FACE"))
+    expect(again.status).toBe(404)
+    expect(again.body.error.message).toBe("User bob has no HEART_FACE reaction on comment 1 of annotation t.")
+    const [after] = (await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t", commentIds: [1] })).data
+    expect(after.reactionAnnotations.map((g: any) => [g.icon, g.fromUsers.map((u: any) => u.from.userId)])).toEqual([["HEART_FACE", ["carol"]], ["PARTY", ["carol"]]])
+
+    // A deleted comment takes its reactions along: the same id added again starts with none.
+    await ok(creds, "/v2/commentannotations/comments/delete", { organizationId: "org", documentId: "doc1", annotationId: "t", commentIds: [1] })
+    await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "t", commentData: [{ commentId: 1, from: { userId: "alice" } }] })
+    const [fresh] = (await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "t", commentIds: [1] })).data
+    expect(fresh.reactionAnnotations).toEqual([])
+    const malformed = await post(creds, "/v2/commentannotations/comments/reactions/add", { ...react("bob", ""), commentId: 1 })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error.message).toContain("reactionId")
+  })
+
+  it("counts threads per document and those a user has not read since they last changed", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("a", "1"), thread("b", "2"), thread("c", "3", "bob", { status: { id: "RESOLVED", name: "Resolved", type: "terminal" } })])
+    await addThreads(creds, "doc2", [thread("d", "4")])
+    const count = async (data: Record<string, unknown> = {}) =>
+      (await ok(creds, "/v2/commentannotations/count/get", { organizationId: "org", documentIds: ["doc1", "doc2", "empty"], userId: "reader", ...data }))
+    const first = await count()
+    expect(first.message).toBe("Comment count retrieved successfully.")
+    expect(first.data).toEqual({ doc1: { total: 3, unread: 3 }, doc2: { total: 1, unread: 1 }, empty: { total: 0, unread: 0 } })
+
+    const read = await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["a", "c", "d", "nope"], userId: "reader" })
+    expect(read.data).toEqual({
+      a: { success: true, id: "a", message: "Marked as read" },
+      c: { success: true, id: "c", message: "Marked as read" },
+      d: { success: false, id: "d", message: "Annotation not found." },
+      nope: { success: false, id: "nope", message: "Annotation not found." }
+    })
+    expect((await count()).data).toMatchObject({ doc1: { total: 3, unread: 1 }, doc2: { total: 1, unread: 1 } })
+    expect((await count({ statusIds: ["OPEN"] })).data.doc1).toEqual({ total: 2, unread: 1 })
+    // Someone else's reads are theirs.
+    expect((await count({ userId: "other" })).data.doc1).toEqual({ total: 3, unread: 3 })
+    // A new comment makes a read thread unread again; reading it again clears it.
+    await sleep(2)
+    await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "a", commentData: [{ commentText: "new", from: { userId: "bob" } }] })
+    expect((await count()).data.doc1.unread).toBe(2)
+    await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["a"], userId: "reader" })
+    expect((await count()).data.doc1.unread).toBe(1)
+    // Agent filters are taken and ignored, as the hosted service does.
+    expect((await count({ agentId: "x", agentSuggestions: true })).data.doc1.total).toBe(3)
+    const tooMany = await post(creds, "/v2/commentannotations/count/get", { organizationId: "org", documentIds: Array.from({ length: 31 }, (_, i) => `d${i}`), userId: "u" })
+    expect(tooMany.status).toBe(400)
+    expect(tooMany.body.error.message).toContain("documentIds")
+    const noUser = await post(creds, "/v2/commentannotations/count/get", { organizationId: "org", documentIds: ["doc1"] })
+    expect(noUser.body.error.message).toContain("userId")
+  })
+
+  it("deleting a thread deletes its comments, reactions and read markers", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [{ annotationId: "t", commentData: [{ commentId: 1, from: { userId: "alice" } }] }])
+    await ok(creds, "/v2/commentannotations/comments/reactions/add", { organizationId: "org", documentId: "doc1", annotationId: "t", commentId: 1, reaction: { reactionId: "UP" }, from: { userId: "bob" } })
+    await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["t"], userId: "bob" })
+    await ok(creds, "/v2/commentannotations/delete", { organizationId: "org", documentId: "doc1", annotationIds: ["t"] })
+    await addThreads(creds, "doc1", [{ annotationId: "t", commentData: [{ commentId: 1, from: { userId: "alice" } }] }])
+    const [again] = (await getThreads(creds)).data
+    expect(again.comments).toHaveLength(1)
+    expect(again.comments[0].reactionAnnotations).toEqual([])
+    expect((await ok(creds, "/v2/commentannotations/count/get", { organizationId: "org", documentIds: ["doc1"], userId: "bob" })).data.doc1).toEqual({ total: 1, unread: 1 })
+  })
+
+  it("users/data/delete removes the threads a user started, their comments, reactions and read markers", async () => {
+    const creds = await ctx().workspace()
+    const runJobs = () => ctx().atrium.runtime.runPromise(JobRunner.runDue("test"))
+    await addThreads(creds, "doc1", [
+      { annotationId: "mine", commentData: [{ commentId: 1, from: { userId: "gone" } }, { commentId: 2, from: { userId: "stays" } }] },
+      { annotationId: "theirs", commentData: [{ commentId: 1, from: { userId: "stays" } }, { commentId: 2, from: { userId: "gone" } }, { commentId: 3, from: { userId: "stays" } }] }
+    ])
+    const react = (annotationId: string, commentId: number, userId: string) =>
+      ok(creds, "/v2/commentannotations/comments/reactions/add", { organizationId: "org", documentId: "doc1", annotationId, commentId, reaction: { reactionId: "UP" }, from: { userId } })
+    await react("theirs", 1, "gone")
+    await react("theirs", 1, "stays")
+    await react("theirs", 2, "stays")
+    await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["theirs"], userId: "gone" })
+    await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["theirs"], userId: "stays" })
+    const started = await post(creds, "/v2/users/data/delete", { userIds: ["gone"] })
+    expect(started.status).toBe(202)
+    await runJobs()
+    const status = await ok(creds, "/v2/users/data/delete/status", { jobId: started.body.result.data.jobId })
+    expect(status.data.isDeleteCompleted).toBe(true)
+    const threads = (await getThreads(creds)).data
+    expect(threads.map((t: any) => t.annotationId)).toEqual(["theirs"])
+    expect(threads[0].comments.map((c: any) => [c.commentId, c.from.userId, c.reactionAnnotations.flatMap((g: any) => g.fromUsers.map((u: any) => u.from.userId))]))
+      .toEqual([[1, "stays", ["stays"]], [3, "stays", []]])
+    // The reaction to the deleted comment went with it: the id added again has none.
+    await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "theirs", commentData: [{ commentId: 2, from: { userId: "new" } }] })
+    expect((await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "theirs", commentIds: [2] })).data[0].reactionAnnotations).toEqual([])
+    const count = async (userId: string) => (await ok(creds, "/v2/commentannotations/count/get", { organizationId: "org", documentIds: ["doc1"], userId })).data.doc1
+    // "gone"'s read marker went; "stays"' did not (the comment added since makes the thread unread for both).
+    await ok(creds, "/v2/commentannotations/read", { organizationId: "org", documentId: "doc1", annotationIds: ["theirs"], userId: "stays" })
+    expect(await count("stays")).toEqual({ total: 1, unread: 0 })
+    expect(await count("gone")).toEqual({ total: 1, unread: 1 })
+  })
+
+  it("documents/migrate moves the document's threads with their comments and reactions", async () => {
+    const creds = await ctx().workspace()
+    const runJobs = () => ctx().atrium.runtime.runPromise(JobRunner.runDue("test"))
+    await ok(creds, "/v2/commentannotations/add", { organizationId: "org", documentId: "old", createOrganization: true, createDocument: true, commentAnnotations: [{ annotationId: "t", commentData: [{ commentId: 1, from: { userId: "a" } }] }] })
+    await addThreads(creds, "other", [thread("o", "x")])
+    await ok(creds, "/v2/commentannotations/comments/reactions/add", { organizationId: "org", documentId: "old", annotationId: "t", commentId: 1, reaction: { reactionId: "UP" }, from: { userId: "b" } })
+    const started = await ok(creds, "/v2/organizations/documents/migrate", { organizationId: "org", documentId: "old", newDocumentId: "new" })
+    await runJobs()
+    const status = await ok(creds, "/v2/organizations/documents/migrate/status", { organizationId: "org", migrationId: started.data.migrationId })
+    expect(status.data.status).toBe("completed")
+    expect((await getThreads(creds, { documentId: "old" })).data).toEqual([])
+    const [moved] = (await getThreads(creds, { documentId: "new" })).data
+    expect(moved).toMatchObject({ annotationId: "t", metadata: { documentId: "new" }, comments: [{ commentId: 1, reactionAnnotations: [{ icon: "UP" }] }] })
+    expect((await getThreads(creds, { documentId: "other" })).data.map((t: any) => t.annotationId)).toEqual(["o"])
+    await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "new", annotationId: "t", commentData: [{ from: { userId: "c" } }] })
+  })
+
+  it("writes activity records for the comments sent with triggerActivities, and none for the others", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [{
+      annotationId: "t",
+      commentData: [
+        { commentId: 1, commentText: "first", triggerActivities: true, from: { userId: "alice", name: "Alice", email: "alice@example.com" } },
+        { commentId: 2, commentText: "quiet", from: { userId: "bob" } },
+        { commentId: 3, commentText: "loud", triggerActivities: true, from: { userId: "carol" } }
+      ]
+    }])
+    await addThreads(creds, "doc1", [thread("other", "no activity")])
+    const log = (await ok(creds, "/v2/activities/get", { organizationId: "org", documentId: "doc1", order: "asc" })).data
+    expect(log).toHaveLength(2)
+    const byComment = Object.fromEntries(log.map((a: any) => [a.targetSubEntityId, a]))
+    expect(byComment["1"]).toMatchObject({
+      featureType: "comment",
+      actionType: "comment_annotation.add",
+      actionUser: { userId: "alice", name: "Alice", email: "alice@example.com" },
+      targetEntityId: "t",
+      entityData: { commentId: 1, commentText: "first" },
+      displayMessageTemplateData: { user: { userId: "alice", name: "Alice" }, commentText: "first" },
+      metadata: { organizationId: "org", documentId: "doc1" }
+    })
+    expect(byComment["3"]).toMatchObject({ actionType: "comment.add", actionUser: { userId: "carol" }, targetEntityId: "t" })
+    const filtered = await ok(creds, "/v2/activities/get", { organizationId: "org", featureTypes: ["comment"], actionTypes: ["comment.add"] })
+    expect(filtered.data.map((a: any) => a.targetSubEntityId)).toEqual(["3"])
+  })
+
   it("keeps each API key's threads apart and refuses a disabled organization", async () => {
     const mine = await ctx().workspace()
     const theirs = await ctx().workspace()
@@ -461,5 +633,30 @@ function describe_events(ctx: () => Started) {
     expect(byEvent["comment.update"]).toMatchObject({ source: "comment", actionType: "update", data: { targetComment: { commentId: 2, commentText: "edited", status: "updated" }, actionUser: { userId: "bob" } } })
     expect(byEvent["comment.delete"].data.targetComment).toMatchObject({ commentId: 1, commentText: "hi" })
     expect(byEvent["comment.delete"].data.commentAnnotation.comments.map((c: any) => c.commentId)).toEqual([2])
+  })
+
+  it("emits comment.reaction_add and comment.reaction_delete with the comment's reactions and the reaction", async () => {
+    const { call, creds, deliveredSince } = await subscribed()
+    await call("/v2/commentannotations/add", { organizationId: "org", documentId: "doc1", commentAnnotations: [{ annotationId: "ev", commentData: [{ commentId: 1, from: { userId: "alice" } }] }] })
+    await deliveredSince(receiver.received.length, 1)
+    const before = receiver.received.length
+    const reaction = { organizationId: "org", documentId: "doc1", annotationId: "ev", commentId: 1, reaction: { reactionId: "HEART_FACE" }, from: { userId: "bob" } }
+    await call("/v2/commentannotations/comments/reactions/add", reaction)
+    // A refused add (the same reaction again) emits nothing.
+    await ctx().client.post("/v2/commentannotations/comments/reactions/add", reaction, creds.headers)
+    await call("/v2/commentannotations/comments/reactions/delete", reaction)
+    const bodies = await deliveredSince(before, 2)
+    expect(bodies.map((b) => b.event).sort()).toEqual(["comment.reaction_add", "comment.reaction_delete"])
+    const added = bodies.find((b) => b.event === "comment.reaction_add")
+    expect(added).toMatchObject({
+      source: "comment",
+      actionType: "reaction_add",
+      data: {
+        actionUser: { userId: "bob" },
+        reaction: { reactionId: "HEART_FACE" },
+        targetComment: { commentId: 1, reactionAnnotations: [{ icon: "HEART_FACE", fromUsers: [{ from: { userId: "bob" } }] }] }
+      }
+    })
+    expect(bodies.find((b) => b.event === "comment.reaction_delete").data.targetComment.reactionAnnotations).toEqual([])
   })
 }

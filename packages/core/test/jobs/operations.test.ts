@@ -10,8 +10,12 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
 
-/** Runs every due job task to completion, as a cron-driven host would. */
-const runJobs = (atrium: AtriumHandler) => atrium.runtime.runPromise(JobRunner.runDue("test"))
+/** Runs every due job task to completion, as a cron-driven host would (calling again while a call used its whole budget). */
+const runJobs = async (atrium: AtriumHandler) => {
+  while ((await atrium.runtime.runPromise(JobRunner.runDue("test"))) > 0) {
+    // Earlier tests' unfinished jobs come first; keep going until nothing is due.
+  }
+}
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 
