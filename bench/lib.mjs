@@ -79,7 +79,7 @@ export const poster = (creds) => {
  */
 export const comparable = (body) =>
   JSON.stringify(body, (key, value) =>
-    key === "pageToken" ? "<present>"
+    key === "pageToken" || key === "nextPageToken" ? "<present>"
     : value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     : value)
 
@@ -126,13 +126,21 @@ export const peakRss = (pid) => {
  * wrk pinned to core 1, POSTing `{data}` with the credentials; asynchronous, so the RSS sampler
  * keeps running meanwhile. Fails on any non-2xx answer.
  */
-export const wrk = async ({ connections, creds, data, seconds, url }) => {
+export const wrk = async ({ connections, creds, data, rotate, seconds, url }) => {
+  // rotate: each request's body has its "%THREAD%" replaced by the next of 0 … rotate - 1 (post-rotating.lua).
+  const script = join(root, rotate === undefined ? "bench/post.lua" : "bench/post-rotating.lua")
   const { stdout: out } = await promisify(execFile)(
     "taskset",
-    ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", join(root, "bench/post.lua"), url],
+    ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url],
     {
       encoding: "utf8",
-      env: { ...process.env, BENCH_BODY: JSON.stringify({ data }), BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken }
+      env: {
+        ...process.env,
+        BENCH_BODY: JSON.stringify({ data }),
+        BENCH_ROTATE: String(rotate ?? 1),
+        BENCH_API_KEY: creds.apiKey,
+        BENCH_AUTH_TOKEN: creds.authToken
+      }
     }
   )
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])

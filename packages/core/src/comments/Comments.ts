@@ -163,7 +163,16 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           return id
         }))
 
-    const commentRows = (apiKey: string, organizationId: string, annotationId: string, inputs: ReadonlyArray<typeof CommentInput.Type>, commentIds: ReadonlyArray<number>, now: number) =>
+    /** Rows for `inputs`, the i-th taking `commentIds[i]` and the place `firstSeq + i` in its thread. */
+    const commentRows = (
+      apiKey: string,
+      organizationId: string,
+      annotationId: string,
+      inputs: ReadonlyArray<typeof CommentInput.Type>,
+      commentIds: ReadonlyArray<number>,
+      firstSeq: number,
+      now: number
+    ) =>
       inputs.map((input, i): CommentRow => {
         const createdAt = input.createdAt ?? now
         return {
@@ -174,6 +183,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           createdBy: input.from.userId,
           createdAt,
           lastUpdated: input.lastUpdated ?? createdAt,
+          seq: firstSeq + i,
           record: commentRecord(input)
         }
       })
@@ -209,11 +219,10 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
 
     /** comment.reaction_add/_delete: the thread and comment after the change, and which reaction (`reaction`, beyond the facts). */
     const reactionEvent = (type: string, annotation: AnnotationRow, input: typeof ReactionInput.Type) =>
-      Effect.gen(function*() {
-        const [after] = yield* present(annotation.apiKey, annotation.organizationId, [annotation])
+      events.emit(annotation.apiKey, Effect.map(present(annotation.apiKey, annotation.organizationId, [annotation]), ([after]) => {
         const event = commentEvent(type, after!, after!.comments.find((c) => c.commentId === input.commentId), input.from)
-        yield* events.emit(annotation.apiKey, [{ ...event, data: { ...event.data, reaction: input.reaction } }])
-      })
+        return [{ ...event, data: { ...event.data, reaction: input.reaction } }]
+      }))
 
     /**
      * The activity record of a comment sent with `triggerActivities: true` (featureType `comment`,
@@ -318,7 +327,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }
               }
               // A comment without its own time takes the thread's, so an imported thread's comments keep its date.
-              const comments = commentRows(apiKey, organizationId, id, entry.commentData, commentIds, entry.createdAt ?? now)
+              const comments = commentRows(apiKey, organizationId, id, entry.commentData, commentIds, 0, entry.createdAt ?? now)
               yield* repo.insertAnnotation(row)
               yield* repo.insertComments(comments)
               const annotation = toAnnotation(row, comments)
@@ -408,7 +417,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           return yield* withTransaction(Effect.gen(function*() {
             yield* ensureContainers(apiKey, input, now)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
-            const taken = new Set(yield* repo.commentIds(apiKey, organizationId, annotationId))
+            const existing = yield* repo.commentIds(apiKey, organizationId, annotationId)
+            const taken = new Set(existing.ids)
             const duplicates = duplicateCommentIds(input.commentData, taken)
             if (duplicates.length > 0) {
               return yield* refuseBatch(
@@ -423,12 +433,13 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             }
             for (const c of input.commentData) if (c.commentId !== undefined) taken.add(c.commentId)
             const commentIds = yield* assignCommentIds(input.commentData, taken)
-            const rows = commentRows(apiKey, organizationId, annotationId, input.commentData, commentIds, now)
+            // After the thread's comments even within the same millisecond.
+            const rows = commentRows(apiKey, organizationId, annotationId, input.commentData, commentIds, existing.nextSeq, now)
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
-            const [after] = yield* present(apiKey, organizationId, [{ ...annotation, lastUpdated }])
-            yield* events.emit(apiKey, rows.map((row) => commentEvent("comment.add", after!, toComment(row), row.record.from)))
+            yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [{ ...annotation, lastUpdated }]), ([after]) =>
+              rows.map((row) => commentEvent("comment.add", after!, toComment(row), row.record.from))))
             return success("Comment(s) added successfully.", commentIds)
           }))
         }),
@@ -457,7 +468,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             }
             const data: Record<string, { success: boolean; id: string; message: string }> = {}
             for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
-            const emitted: Array<NewEvent> = []
+            // Built only if the key records events (Events.emit): each re-reads its thread.
+            const emitted: Array<Effect.Effect<ReadonlyArray<NewEvent>>> = []
             for (const row of rows) {
               const before = row.record as Record<string, unknown>
               const { createdAt, lastUpdated, location, resolvedByUserId, status, visibility, ...plain } = changes
@@ -495,21 +507,24 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }
               }
               data[row.id] = { success: true, id: row.id, message: "Annotations updated successfully" }
-              const [after] = yield* present(apiKey, organizationId, [updated])
               const actionUser = record.statusUpdatedByUserId !== undefined ? { userId: record.statusUpdatedByUserId } : undefined
-              if (status !== undefined && status.id !== (before.status as { id?: string }).id) {
-                const event = commentEvent("comment_annotation.status_change", after!, undefined, actionUser)
-                emitted.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
-              }
-              if (changes.assignedTo !== undefined && changes.assignedTo.userId !== (before.assignedTo as { userId?: string } | undefined)?.userId) {
-                emitted.push(commentEvent("comment_annotation.assign", after!, undefined, actionUser))
-              }
-              if (changes.priority !== undefined && changes.priority.id !== (before.priority as { id?: string } | undefined)?.id) {
-                const event = commentEvent("comment_annotation.priority_change", after!, undefined, actionUser)
-                emitted.push({ ...event, data: { ...event.data, newPriority: changes.priority } })
-              }
+              emitted.push(Effect.map(present(apiKey, organizationId, [updated]), ([after]) => {
+                const out: Array<NewEvent> = []
+                if (status !== undefined && status.id !== (before.status as { id?: string }).id) {
+                  const event = commentEvent("comment_annotation.status_change", after!, undefined, actionUser)
+                  out.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
+                }
+                if (changes.assignedTo !== undefined && changes.assignedTo.userId !== (before.assignedTo as { userId?: string } | undefined)?.userId) {
+                  out.push(commentEvent("comment_annotation.assign", after!, undefined, actionUser))
+                }
+                if (changes.priority !== undefined && changes.priority.id !== (before.priority as { id?: string } | undefined)?.id) {
+                  const event = commentEvent("comment_annotation.priority_change", after!, undefined, actionUser)
+                  out.push({ ...event, data: { ...event.data, newPriority: changes.priority } })
+                }
+                return out
+              }))
             }
-            yield* events.emit(apiKey, emitted)
+            yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()))
             return success("Annotations updated successfully.", data)
           }))
         }),
@@ -545,9 +560,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (updated.length > 0) {
               const threadUpdated = Math.max(annotation.lastUpdated, ...updated.map((c) => c.lastUpdated))
               yield* repo.touchAnnotation(apiKey, organizationId, annotationId, threadUpdated)
-              const [after] = yield* present(apiKey, organizationId, [{ ...annotation, lastUpdated: threadUpdated }])
-              yield* events.emit(apiKey, updated.map((c) =>
-                commentEvent("comment.update", after!, after!.comments.find((comment) => comment.commentId === c.id), c.record.from)))
+              yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [{ ...annotation, lastUpdated: threadUpdated }]), ([after]) =>
+                updated.map((c) => commentEvent("comment.update", after!, after!.comments.find((comment) => comment.commentId === c.id), c.record.from))))
             }
             return success("Comment updated successfully.", data)
           }))
@@ -564,8 +578,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             for (const id of input.commentIds ?? []) data[String(id)] = { success: false, id, message: "Not found" }
             for (const row of deleted) data[String(row.id)] = { success: true, id: row.id, message: "Deleted successfully" }
             if (deleted.length > 0) {
-              const [after] = yield* present(apiKey, organizationId, [annotation])
-              yield* events.emit(apiKey, deleted.map((c) => commentEvent("comment.delete", after!, toComment(c), c.record.from)))
+              yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [annotation]), ([after]) =>
+                deleted.map((c) => commentEvent("comment.delete", after!, toComment(c), c.record.from))))
             }
             return success("Comments(s) deleted successfully.", data)
           }))
@@ -578,7 +592,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
-            if (!(yield* repo.commentIds(apiKey, organizationId, annotationId)).includes(commentId)) {
+            if (!(yield* repo.commentIds(apiKey, organizationId, annotationId)).ids.includes(commentId)) {
               return yield* notFound(`Comment ${commentId} not found in annotation ${annotationId}.`)
             }
             const row: ReactionRow = {

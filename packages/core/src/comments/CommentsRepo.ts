@@ -30,6 +30,8 @@ export interface CommentRow {
   readonly createdBy: string
   readonly createdAt: number
   readonly lastUpdated: number
+  /** Its place in the thread's order of insertion: comments with the same createdAt read in this order. */
+  readonly seq: number
   /** The record's other fields (commentText, commentHtml, from, taggedUserContacts, attachments, context, …). */
   readonly record: Readonly<Record<string, unknown>>
 }
@@ -127,8 +129,8 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
     userId: string,
     statusIds: ReadonlyArray<string> | undefined
   ) => Effect.Effect<ReadonlyArray<DocumentCount>>
-  /** The comment ids a thread already has. */
-  readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<ReadonlyArray<number>>
+  /** The comment ids a thread already has, and the `seq` its next comment takes. */
+  readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<{ readonly ids: ReadonlyArray<number>; readonly nextSeq: number }>
   /** The comments of these threads, oldest first within each. */
   readonly listComments: (apiKey: string, organizationId: string, annotationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CommentRow>>
 }>() {}

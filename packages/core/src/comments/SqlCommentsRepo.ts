@@ -31,6 +31,7 @@ interface CommentSqlRow {
   readonly created_by: string
   readonly created_at: IntegerColumn
   readonly last_updated: IntegerColumn
+  readonly seq: IntegerColumn
   readonly record: JsonColumn
 }
 
@@ -80,6 +81,7 @@ const toComment = (r: CommentSqlRow): CommentRow => ({
   createdBy: r.created_by,
   createdAt: num(r.created_at),
   lastUpdated: num(r.last_updated),
+  seq: num(r.seq),
   record: fromJson(r.record, {})
 })
 
@@ -239,7 +241,7 @@ export const SqlCommentsRepo = Layer.effect(
         ),
       insertComments: (rows) =>
         rows.length === 0 ? Effect.void : sql`INSERT INTO comments ${
-          sql.insert(rows.map((c, seq) => ({
+          sql.insert(rows.map((c) => ({
             api_key: c.apiKey,
             organization_id: c.organizationId,
             annotation_id: c.annotationId,
@@ -248,12 +250,15 @@ export const SqlCommentsRepo = Layer.effect(
             created_at: c.createdAt,
             last_updated: c.lastUpdated,
             record: toJson(c.record),
-            seq
+            seq: c.seq
           })))
         }`.pipe(ignoreRows),
       commentIds: (apiKey, organizationId, annotationId) =>
-        sql`SELECT id FROM comments WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}`.pipe(
-          allRows((row: { readonly id: IntegerColumn }) => num(row.id))
+        sql`SELECT id, seq FROM comments WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly id: IntegerColumn; readonly seq: IntegerColumn }>) => ({
+            ids: rows.map((row) => num(row.id)),
+            nextSeq: rows.reduce((next, row) => Math.max(next, num(row.seq) + 1), 0)
+          }))
         ),
       listComments: (apiKey, organizationId, annotationIds) =>
         annotationIds.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM comments

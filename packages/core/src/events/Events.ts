@@ -99,15 +99,18 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
       /**
        * Records `events` for the key, inside the caller's transaction: call it beside the write
        * that causes them, and both commit or neither does. Nothing is recorded while the key's
-       * advanced webhooks are not enabled (docs/decisions.md, "Webhooks").
+       * advanced webhooks are not enabled (docs/decisions.md, "Webhooks"); events given as an
+       * Effect are then not even built (comments re-read their thread for the payload).
        */
-      emit: (apiKey: string, events: ReadonlyArray<NewEvent>) =>
+      emit: (apiKey: string, events: ReadonlyArray<NewEvent> | Effect.Effect<ReadonlyArray<NewEvent>>) =>
         Effect.gen(function*() {
-          if (events.length === 0) return
+          if (Array.isArray(events) && events.length === 0) return
           const config = yield* configs.find(apiKey)
           if (config?.isEnabled !== true) return
+          const built = Effect.isEffect(events) ? yield* events : events
+          if (built.length === 0) return
           const now = yield* Clock.currentTimeMillis
-          yield* record(apiKey, yield* Effect.forEach(events, (event) => newMessage(apiKey, event, now, null)))
+          yield* record(apiKey, yield* Effect.forEach(built, (event) => newMessage(apiKey, event, now, null)))
         }),
 
       /** messages/create: a host's own event. The same `eventId` within a day answers the first message. */

@@ -184,6 +184,17 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect(missing.body.error.message).toBe("Annotation t not found in document doc2.")
   })
 
+  it("reads comments added in separate requests with the same createdAt in the order they were added", async () => {
+    const creds = await ctx().workspace()
+    // Ids Atrium picks are random: the order must not come from them (it once did, in the same millisecond).
+    await addThreads(creds, "doc1", [{ annotationId: "same", commentData: [{ commentText: "0", createdAt: 5000, from: { userId: "a" } }] }])
+    for (const text of ["1", "2", "3", "4", "5", "6"]) {
+      await ok(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: "doc1", annotationId: "same", commentData: [{ commentText: text, createdAt: 5000, from: { userId: "a" } }] })
+    }
+    const read = await ok(creds, "/v2/commentannotations/comments/get", { organizationId: "org", documentId: "doc1", annotationId: "same" })
+    expect(read.data.map((c: any) => c.commentText)).toEqual(["0", "1", "2", "3", "4", "5", "6"])
+  })
+
   it("deletes threads with their comments; an unknown id fails only its entry", async () => {
     const creds = await ctx().workspace()
     await addThreads(creds, "doc1", [thread("a", "1"), thread("b", "2"), thread("c", "3", "bob")])
@@ -222,7 +233,10 @@ forEachBackend("comments", (ctx: () => Started) => {
       a: { success: true, id: "a", message: "Annotations updated successfully" },
       nope: { success: false, id: "nope", message: "Annotation not found." }
     })
-    const [a, b] = (await getThreads(creds, { annotationIds: ["a", "b"] })).data
+    // Found by id: a's update may fall in the millisecond b was created, and then b reads first.
+    const both = (await getThreads(creds, { annotationIds: ["a", "b"] })).data
+    const a = both.find((t: any) => t.annotationId === "a")
+    const b = both.find((t: any) => t.annotationId === "b")
     expect(a).toMatchObject({ status: resolved, resolvedByUserId: "carol", statusUpdatedByUserId: "carol", priority: { id: "P0" }, context: { access: { team: "x" } }, assignedTo: { userId: "bob" }, location: { id: "L1" } })
     expect(a.comments[0].commentText).toBe("1")
     expect(b.status.id).toBe("OPEN")

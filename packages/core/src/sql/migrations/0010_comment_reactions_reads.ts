@@ -6,7 +6,7 @@ import { columnTypes } from "./ColumnTypes.js"
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const { text, bigint } = columnTypes(sql)
-  // A comment's place within the request that added it: comments sent together share created_at.
+  // A comment's place in its thread's order of insertion: comments sent together share created_at.
   yield* sql`ALTER TABLE comments ADD COLUMN seq ${bigint} NOT NULL DEFAULT 0`
 
   // One row per user, emoji and comment; the thread's reads group them per emoji.
