@@ -23,9 +23,20 @@ export interface AtriumOptions {
     readonly loginLinkPerEmail: RateLimit
     readonly loginLinkPerIp: RateLimit
     readonly workspaceCreatePerIp: RateLimit
+    /**
+     * Every API-key call, counted per key in storage, so the limit holds across servers on one
+     * database (`ATRIUM_RATE_LIMIT_PER_KEY`). Off (undefined) by default: it costs a write per call.
+     */
+    readonly perApiKey: RateLimit | undefined
   }
   /** Email domains refused as disposable, beside the built-in list. */
   readonly disposableEmailDomains: ReadonlyArray<string>
+  /**
+   * Answer the hosted service's three INTERNAL-with-details answers to a client's input
+   * (domains/add, domains/delete, v2 documents/add) with their 4xx instead (docs/decisions.md,
+   * "Protocol"), for hosts that alert on every 5xx. `ATRIUM_STRICT_STATUSES=1`.
+   */
+  readonly strictStatuses: boolean
   /** Allow outgoing calls (webhooks, permission provider) to loopback and private networks. */
   readonly allowPrivateNetworks: boolean
   readonly jobs: {
@@ -61,9 +72,11 @@ export const defaultOptions: AtriumOptions = {
   rateLimits: {
     loginLinkPerEmail: { limit: 5, windowMillis: 60 * 60 * 1000 },
     loginLinkPerIp: { limit: 20, windowMillis: 60 * 60 * 1000 },
-    workspaceCreatePerIp: { limit: 10, windowMillis: 60 * 60 * 1000 }
+    workspaceCreatePerIp: { limit: 10, windowMillis: 60 * 60 * 1000 },
+    perApiKey: undefined
   },
   disposableEmailDomains: [],
+  strictStatuses: false,
   allowPrivateNetworks: false,
   jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 },
   webhooks: {

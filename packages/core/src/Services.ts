@@ -26,7 +26,7 @@ import { Workspaces } from "./workspace/Workspaces.js"
 import { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 
 /** Protocol services every domain uses, and the wake-up line from events to this process's delivery worker. */
-export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, RateLimiter.layer, DeliverySignal.layer)
+export const ProtocolServices = Layer.mergeAll(Access.layer, PageTokens.layer, DeliverySignal.layer).pipe(Layer.provideMerge(RateLimiter.layer))
 
 /** Events: the domain services that record user actions emit through it, so it is provided to them. */
 const EventServices = Events.Default

@@ -37,10 +37,11 @@ export const documentOperations = [
     name: "organizations.documents.add",
     paths: ["/v2/organizations/documents/add"],
     auth: "apiKey",
-    summary: "Add documents; an existing id fails that item (INTERNAL with per-item details, as the hosted service answers).",
+    summary: "Add documents; an existing id fails that item (INTERNAL with per-item details, as the hosted service answers; ALREADY_EXISTS under strictStatuses).",
     input: AddDocumentsV2Input,
     output: AddDocumentsResult,
     errors: ["NOT_FOUND", "INTERNAL"],
+    strictStatus: "ALREADY_EXISTS",
     organization: (input) => input.organizationId,
     service: Documents,
     handler: (documents, input, caller) => documents.addV2(caller.apiKey, input)

@@ -7,6 +7,7 @@ import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { WorkspaceRepo } from "../workspace/WorkspaceRepo.js"
 import { type ApiError, permissionDenied } from "./ApiError.js"
 import type { ApiKeyCaller, WorkspaceCaller } from "./Operation.js"
+import { RateLimiter } from "./RateLimiter.js"
 
 /**
  * A small time-bounded cache of what one API key owns (its tokens, its organizations), keyed by
@@ -68,6 +69,8 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
   readonly ensureOrganizationEnabled: (apiKey: string, organizationId: string) => Effect.Effect<void, ApiError<"PERMISSION_DENIED">>
   /** True when this process saw the organization enabled within `cacheTtlMillis` (then `ensureOrganizationEnabled` has nothing to do). */
   readonly knownEnabled: (apiKey: string, organizationId: string) => boolean
+  /** Counts a call against the key's own limit (`rateLimits.perApiKey`); undefined when there is none. */
+  readonly limitApiKey: ((apiKey: string) => Effect.Effect<void, ApiError<"RESOURCE_EXHAUSTED">>) | undefined
   /** Drop what this process remembers of a key's tokens (after a reset). */
   readonly forgetApiKey: (apiKey: string) => void
   /** Drop what this process remembers of an organization's state (after disabling or enabling it). */
@@ -78,7 +81,9 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
     Effect.gen(function*() {
       const workspaces = yield* WorkspaceRepo
       const organizations = yield* OrganizationsRepo
-      const { cacheTtlMillis } = yield* AtriumConfig
+      const { cacheTtlMillis, rateLimits } = yield* AtriumConfig
+      const limiter = yield* RateLimiter
+      const perApiKey = rateLimits.perApiKey
       // The clock of the fiber that built the layer (a TestClock in tests), read without an Effect:
       // the cached checks run on every request and must cost next to nothing.
       const clock = yield* Effect.clock
@@ -128,6 +133,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               return state === true ? Effect.fail(disabledError(organizationId)) : Effect.void
             })
           }),
+        limitApiKey: perApiKey === undefined ? undefined : (apiKey) => limiter.consume([[`api-key:${apiKey}`, perApiKey]]),
         forgetApiKey: (apiKey) => verified.deleteApiKey(apiKey),
         forgetOrganization: (apiKey, organizationId) => disabled.delete(apiKey, organizationId)
       }

@@ -12,6 +12,8 @@ export class ApiError<S extends ErrorStatus = ErrorStatus> extends Data.TaggedEr
   /** Only where the spec shows a numeric `code` (users/data/delete/status). */
   readonly code?: number
   readonly details?: Readonly<Record<string, unknown>>
+  /** RESOURCE_EXHAUSTED: seconds until a retry can succeed, sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number
 }> {}
 
 const make = <S extends ErrorStatus>(status: S) =>

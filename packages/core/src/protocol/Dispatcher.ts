@@ -11,7 +11,8 @@ import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
 import { makeDecoder } from "./Decode.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
-import type { Operation } from "./Operation.js"
+import { jsonProblem } from "./JsonLimits.js"
+import type { Operation, StrictStatus } from "./Operation.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
 export interface AtriumRequest {
@@ -37,7 +38,10 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as co
 
 const respond = (status: number, body: string): AtriumResponse => ({ status, headers: JSON_HEADERS, body })
 
-const fail = (error: ApiError): AtriumResponse => respond(httpStatusOf[error.status], errorBody(error))
+const fail = (error: ApiError): AtriumResponse =>
+  error.retryAfterSeconds === undefined
+    ? respond(httpStatusOf[error.status], errorBody(error))
+    : { status: httpStatusOf[error.status], headers: { ...JSON_HEADERS, "retry-after": String(error.retryAfterSeconds) }, body: errorBody(error) }
 
 const header = (request: AtriumRequest, name: string): string | undefined => {
   const value = request.headers[name]
@@ -54,15 +58,6 @@ const toText = (body: string | Uint8Array) =>
   typeof body === "string" ? body
   : Buffer.isBuffer(body) ? body.toString("utf8") // what node adapters hand over: no view to make
   : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
-
-const containsNul = (value: unknown): boolean => {
-  if (typeof value === "string") return value.includes("\u0000")
-  if (typeof value !== "object" || value === null) return false
-  for (const key in value) {
-    if (key.includes("\u0000") || containsNul((value as Record<string, unknown>)[key])) return true
-  }
-  return false
-}
 
 /**
  * The body must be a JSON object whose only key is `data`, itself an object
@@ -86,11 +81,8 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
   } catch {
     return Either.left(invalidArgument("Request body is not valid JSON."))
   }
-  // PostgreSQL text cannot hold U+0000, so no storage gets it: refused for every field here.
-  // (JSON must escape it, so only a body that spells \u0000 can carry one.)
-  if (text.includes("\\u0000") && containsNul(body)) {
-    return Either.left(invalidArgument("Strings must not contain the NUL character (\\u0000)."))
-  }
+  const problem = jsonProblem(text, body)
+  if (problem !== undefined) return Either.left(invalidArgument(problem))
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Either.left(invalidArgument("Request body must be a JSON object {\"data\": {...}}."))
   }
@@ -132,9 +124,11 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const runFork = Runtime.runFork(runtime)
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
+  const limitApiKey = access.limitApiKey
 
   const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R>>()
   const successStatus = new Map<string, number>()
+  const strictStatus = new Map<string, StrictStatus>()
   for (const operation of operations) {
     const decode = makeDecoder(operation.input)
     const organizationOf = operation.organization
@@ -162,6 +156,10 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
           const apiKey = header(request, names.apiKey)
           const authToken = header(request, names.authToken)
           const known = access.knownApiKeyCaller(apiKey, authToken, ip)
+          if (limitApiKey !== undefined) {
+            return Effect.flatMap(known !== undefined ? Effect.succeed(known) : access.apiKeyCaller(apiKey, authToken, ip), (caller) =>
+              Effect.zipRight(limitApiKey(caller.apiKey), run(data, caller)))
+          }
           return known !== undefined
             ? run(data, known)
             : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => run(data, caller))
@@ -172,6 +170,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
       if (routes.has(path)) throw new Error(`Two operations claim ${path}`)
       routes.set(path, route)
       successStatus.set(path, operation.successStatus ?? 200)
+      if (options.strictStatuses && operation.strictStatus) strictStatus.set(path, operation.strictStatus)
     }
   }
 
@@ -194,7 +193,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     return fail(internal("Internal error."))
   }
 
-  return async (request: AtriumRequest): Promise<AtriumResponse> => {
+  const answer = async (request: AtriumRequest): Promise<AtriumResponse> => {
     const query = request.path.indexOf("?")
     const path = query === -1 ? request.path : request.path.slice(0, query)
     const route = routes.get(path)
@@ -221,8 +220,19 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
       }
     }
     const failure = Cause.failureOption(exit.cause)
-    if (Option.isSome(failure) && failure.value instanceof ApiError) return fail(failure.value)
+    if (Option.isSome(failure) && failure.value instanceof ApiError) {
+      const strict = failure.value.status === "INTERNAL" ? strictStatus.get(path) : undefined
+      const { details, message } = failure.value
+      return fail(strict === undefined ? failure.value : new ApiError(details === undefined ? { status: strict, message } : { status: strict, message, details }))
+    }
     logDefect(path, exit.cause)
     return fail(internal("Internal error."))
   }
+
+  // A defect thrown outside an operation's Effect (e.g. while decoding) is still an answer, never a rejection an adapter would crash on.
+  return (request: AtriumRequest): Promise<AtriumResponse> =>
+    answer(request).catch((error: unknown) => {
+      logDefect(request.path, Cause.die(error))
+      return fail(internal("Internal error."))
+    })
 }

@@ -9,7 +9,12 @@ export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus>
   operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"] : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
 
 export const errorsOf = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  Array.from(new Set([...protocolErrors(operation), ...operation.errors, ...(operation.organization ? ["PERMISSION_DENIED" as const] : [])]))
+  Array.from(new Set([
+    ...protocolErrors(operation),
+    ...operation.errors,
+    ...(operation.strictStatus ? [operation.strictStatus] : []),
+    ...(operation.organization ? ["PERMISSION_DENIED" as const] : [])
+  ]))
 
 const securityOf = {
   apiKey: [{ apiKey: [], authToken: [] }],

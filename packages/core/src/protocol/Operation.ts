@@ -4,6 +4,9 @@ import type * as Schema from "effect/Schema"
 import type { ApiError } from "./ApiError.js"
 import type { ErrorStatus } from "./ErrorStatus.js"
 
+/** What an INTERNAL-with-details answer becomes under `strictStatuses`. */
+export type StrictStatus = "ALREADY_EXISTS" | "NOT_FOUND"
+
 /** The spec's three authentication modes. */
 export type AuthMode = "apiKey" | "workspace" | "public"
 
@@ -56,6 +59,11 @@ export interface Operation<
   /** HTTP status of a success (default 200). */
   readonly successStatus?: number
   /**
+   * Where the hosted service answers some items' failure as INTERNAL with details (a client's
+   * input, not a defect): the status that answer takes under the `strictStatuses` option.
+   */
+  readonly strictStatus?: StrictStatus
+  /**
    * The organization whose data the call reads or writes. The dispatcher
    * refuses the call with PERMISSION_DENIED while that organization is disabled.
    */
@@ -84,6 +92,7 @@ export const defineOperation = <
   readonly output: Schema.Schema<O, OE, never>
   readonly errors?: ReadonlyArray<E>
   readonly successStatus?: number
+  readonly strictStatus?: StrictStatus
   readonly organization?: (input: I) => string | undefined
   readonly service: Context.Tag<Id, S>
   readonly handler: (service: S, input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>>

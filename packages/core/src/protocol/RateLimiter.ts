@@ -3,7 +3,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { RateLimit } from "../Config.js"
-import { type ApiError, resourceExhausted } from "./ApiError.js"
+import { ApiError } from "./ApiError.js"
 import { RateLimitsRepo } from "./RateLimitsRepo.js"
 
 export const RATE_LIMITED = "Rate limit exceeded for this endpoint. Try again later."
@@ -18,10 +18,18 @@ export class RateLimiter extends Context.Tag("@atrium/core/RateLimiter")<RateLim
     Effect.map(RateLimitsRepo, (repo) => ({
       consume: (checks) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.forEach(checks, ([key, limit]) =>
-            Effect.map(repo.hit(key, now - (now % limit.windowMillis)), (count) => count > limit.limit)).pipe(
-              Effect.flatMap((over) => over.some(Boolean) ? Effect.fail(resourceExhausted(RATE_LIMITED)) : Effect.void)
-            ))
+          Effect.forEach(checks, ([key, limit]) => {
+            const windowStart = now - (now % limit.windowMillis)
+            // Over the limit: how long until this window ends and the count starts again.
+            return Effect.map(repo.hit(key, windowStart), (count) => count > limit.limit ? windowStart + limit.windowMillis - now : 0)
+          }).pipe(
+            Effect.flatMap((waits) => {
+              const wait = Math.max(...waits)
+              return wait > 0
+                ? Effect.fail(new ApiError({ status: "RESOURCE_EXHAUSTED", message: RATE_LIMITED, retryAfterSeconds: Math.ceil(wait / 1000) }))
+                : Effect.void
+            })
+          ))
     }))
   )
 }

@@ -11,6 +11,8 @@ export interface TestResponse {
   /** The parsed JSON answer. */
   readonly body: any
   readonly text: string
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>
 }
 
 export interface RawRequest {
@@ -31,9 +33,11 @@ export interface TestClient {
   readonly post: (path: string, data: unknown, headers?: Readonly<Record<string, string>>) => Promise<TestResponse>
 }
 
-export const clientOf = (send: (request: RawRequest) => Promise<{ status: number; text: string }>): TestClient => {
+export const clientOf = (
+  send: (request: RawRequest) => Promise<{ status: number; text: string; headers: Readonly<Record<string, string>> }>
+): TestClient => {
   const raw = async (request: RawRequest): Promise<TestResponse> => {
-    const { status, text } = await send(request)
+    const { headers, status, text } = await send(request)
     let body: unknown
     try {
       body = JSON.parse(text)
@@ -41,7 +45,7 @@ export const clientOf = (send: (request: RawRequest) => Promise<{ status: number
       throw new Error(`Answer to ${request.path} is not JSON (status ${status}): ${text.slice(0, 200)}`)
     }
     assertOutputMatches(request.path, status, body)
-    return { status, body, text }
+    return { status, body, text, headers }
   }
   return {
     raw,
@@ -62,7 +66,7 @@ export const directClient = (atrium: AtriumHandler): TestClient =>
       body: request.body,
       ip: "127.0.0.1"
     })
-    return { status: response.status, text: response.body }
+    return { status: response.status, text: response.body, headers: response.headers }
   })
 
 /** A client that sends real HTTP requests to `baseUrl`. */
@@ -73,7 +77,9 @@ export const httpClient = (baseUrl: string): TestClient =>
       headers: request.headers ?? {},
       ...(request.body !== undefined && { body: request.body as BodyInit })
     })
-    return { status: response.status, text: await response.text() }
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => void (headers[name] = value))
+    return { status: response.status, text: await response.text(), headers }
   })
 
 export interface TestCredentials {

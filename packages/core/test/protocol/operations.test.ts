@@ -131,6 +131,47 @@ forEachBackend("protocol", (ctx) => {
     expect(listed.body.result.data).toEqual([{ id: "o", organizationName: "\\u0000", disabled: false }])
   })
 
+  it("refuses lone surrogates in any string or key, keeps pairs, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const lone = "Strings must be well-formed Unicode: a surrogate (\\ud800-\\udfff) must be one of a pair."
+    const headers = { ...json, ...creds.headers }
+    for (const body of [
+      String.raw`{"data":{"organizations":[{"organizationId":"o","organizationName":"a\ud800b"}]}}`,
+      String.raw`{"data":{"organizations":[{"organizationId":"o","metadata":{"x":["\udfff"]}}]}}`,
+      String.raw`{"data":{"organizations":[{"organizationId":"o","metadata":{"\udc00k":1}}]}}`,
+      String.raw`{"data":{"organizations":[{"organizationId":"o","organizationName":"\ude00\ud83d"}]}}`
+    ]) {
+      expectError(await client.raw({ path: "/v2/organizations/add", headers, body }), 400, "INVALID_ARGUMENT", lone)
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // A pair (an emoji) is one character, written as an escape or as UTF-8.
+    const pair = String.raw`{"data":{"organizations":[{"organizationId":"o","organizationName":"\ud83d\ude00 😀"}]}}`
+    expect((await client.raw({ path: "/v2/organizations/add", headers, body: pair })).status).toBe(200)
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data[0].organizationName).toBe("😀 😀")
+  })
+
+  it("refuses JSON nested deeper than 64 levels with 400, wherever it is, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const headers = { ...json, ...creds.headers }
+    const nested = (depth: number, open: string, close: string) => open.repeat(depth) + "1" + close.repeat(depth)
+    const tooDeep = "Request body is nested deeper than 64 levels of objects and arrays."
+    for (const body of [
+      // 5,000 levels: once a stack overflow in the decoder, answered 500 or crashing the process.
+      `{"data":{"organizationIds":${nested(5000, "[", "]")}}}`,
+      `{"data":{"organizations":[{"organizationId":"o","metadata":${nested(5000, '{"a":', "}")}}]}}`,
+      // The body is level 1, data 2, organizations 3, the organization 4: 61 more arrays is 65.
+      `{"data":{"organizations":[{"organizationId":"o","metadata":${nested(61, "[", "]")}}]}}`
+    ]) {
+      expectError(await client.raw({ path: "/v2/organizations/add", headers, body }), 400, "INVALID_ARGUMENT", tooDeep)
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // 64 levels: metadata's object is level 5, its 59 arrays 6 to 64.
+    const atLimit = `{"data":{"organizations":[{"organizationId":"o","metadata":{"a":${nested(59, "[", "]")}}}]}}`
+    expect((await client.raw({ path: "/v2/organizations/add", headers, body: atLimit })).status).toBe(200)
+  })
+
   describe("credentials", () => {
     it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
       const { client, workspace } = ctx()

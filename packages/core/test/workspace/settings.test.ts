@@ -551,6 +551,9 @@ forEachBackend("workspace/email/send-login-link", (ctx) => {
     const over = await send({ email: email.toUpperCase(), continueUrl: "https://console.example.com/" })
     expect(over.status).toBe(429)
     expect(over.body).toEqual({ error: { status: "RESOURCE_EXHAUSTED", message: "Rate limit exceeded for this endpoint. Try again later." } })
+    // Seconds until the window ends: within the configured hour.
+    expect(Number(over.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    expect(Number(over.headers["retry-after"])).toBeLessThanOrEqual(3600)
     expect(await mailsTo(atrium, email)).toHaveLength(PER_EMAIL_LIMIT)
     // Another email has its own budget.
     expect((await send({ email: freshEmail(), continueUrl: "https://console.example.com/" })).status).toBe(200)
