@@ -1,4 +1,5 @@
 import { type AtriumOptionsInput, parseRetrySchedule } from "@atrium/core"
+import type { ConnectionLimits } from "./Connections.js"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
 export interface ServerEnv {
@@ -8,6 +9,8 @@ export interface ServerEnv {
   /** PostgreSQL only: the schema holding Atrium's tables (default: the connection's, normally `public`). */
   readonly pgSchema?: string
   readonly options: AtriumOptionsInput
+  /** Timeouts and the connection cap of `serve` (defaults: `defaultConnectionLimits`). */
+  readonly connections?: Partial<ConnectionLimits>
 }
 
 export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
@@ -36,15 +39,27 @@ const retrySchedule = (value: string) => {
 
 export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
   port: int("PORT", env.PORT, 8080),
-  host: env.HOST ?? "0.0.0.0",
+  // Only this machine, unless HOST opens it wider (HOST=0.0.0.0 in a container).
+  host: env.HOST || "127.0.0.1",
   databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
   ...(env.ATRIUM_PG_SCHEMA && { pgSchema: env.ATRIUM_PG_SCHEMA }),
+  connections: {
+    ...(env.ATRIUM_HEADERS_TIMEOUT_MS && { headersTimeoutMillis: int("ATRIUM_HEADERS_TIMEOUT_MS", env.ATRIUM_HEADERS_TIMEOUT_MS, 0, 1) }),
+    ...(env.ATRIUM_REQUEST_TIMEOUT_MS && { requestTimeoutMillis: int("ATRIUM_REQUEST_TIMEOUT_MS", env.ATRIUM_REQUEST_TIMEOUT_MS, 0, 1) }),
+    ...(env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS && { keepAliveTimeoutMillis: int("ATRIUM_KEEP_ALIVE_TIMEOUT_MS", env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS, 0, 1) }),
+    ...(env.ATRIUM_MAX_CONNECTIONS && { maxConnections: int("ATRIUM_MAX_CONNECTIONS", env.ATRIUM_MAX_CONNECTIONS, 0, 1) })
+  },
   options: {
     ...(env.ATRIUM_HEADER_PREFIX && { headerPrefix: env.ATRIUM_HEADER_PREFIX }),
     ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),
     ...(env.ATRIUM_MAX_BODY_BYTES && { maxBodyBytes: int("ATRIUM_MAX_BODY_BYTES", env.ATRIUM_MAX_BODY_BYTES, 1024 * 1024) }),
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
     ...(yes("ATRIUM_ALLOW_PRIVATE_NETWORKS", env.ATRIUM_ALLOW_PRIVATE_NETWORKS) && { allowPrivateNetworks: true }),
+    ...(yes("ATRIUM_STRICT_STATUSES", env.ATRIUM_STRICT_STATUSES) && { strictStatuses: true }),
+    ...(env.ATRIUM_RATE_LIMIT_PER_KEY && {
+      // Requests per second per API key, counted in storage so it holds across servers.
+      rateLimits: { perApiKey: { limit: int("ATRIUM_RATE_LIMIT_PER_KEY", env.ATRIUM_RATE_LIMIT_PER_KEY, 0, 1), windowMillis: 1000 } }
+    }),
     jobs: {
       ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000, 1) }),
       ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000, 1) })

@@ -2,6 +2,7 @@ import { type AtriumHandler, createAtrium } from "@atrium/core"
 import { toNodeListener } from "@atrium/node-http"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitConnections } from "./Connections.js"
 import type { ServerEnv } from "./Env.js"
 import { storageFromUrl } from "./Storage.js"
 
@@ -49,8 +50,8 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     onResponse: (request, response, ms) =>
       log(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${ms.toFixed(1)}ms`)
   })
-  const server = createServer(listener)
-  server.keepAliveTimeout = 65_000
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, listener)
+  limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(env.port, env.host, () => resolve())

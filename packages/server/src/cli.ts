@@ -20,7 +20,7 @@ const USAGE = `Usage:
 
 Environment:
   PORT                      port to listen on (default 8080)
-  HOST                      address to listen on (default 0.0.0.0)
+  HOST                      address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db), or postgres://user:pass@host:port/db
   ATRIUM_PG_SCHEMA          PostgreSQL schema for Atrium's tables (default public; created if missing)
   ATRIUM_CONSOLE_DOMAIN     domain a login link may continue to (besides localhost)
@@ -36,6 +36,14 @@ Environment:
                             (default 60000; longer than an attempt's 15 s timeout)
   ATRIUM_JOBS_POLL_MS       how often an idle server looks for background work (default 1000)
   ATRIUM_JOBS_LEASE_MS      how long a server holds a job before another may take it over (default 30000)
+  ATRIUM_HEADERS_TIMEOUT_MS a request's headers must arrive within this (default 10000)
+  ATRIUM_REQUEST_TIMEOUT_MS a whole request must arrive within this (default 30000)
+  ATRIUM_KEEP_ALIVE_TIMEOUT_MS  idle keep-alive connections close after this (default 65000)
+  ATRIUM_MAX_CONNECTIONS    open connections at most (default 10000; keep it under ulimit -n)
+  ATRIUM_STRICT_STATUSES=1  answer domains/add, domains/delete and v2 documents/add's partial failures
+                            409/404 instead of the hosted service's 500 INTERNAL
+  ATRIUM_RATE_LIMIT_PER_KEY requests per second per API key, across every server on the database
+                            (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After
 `
 
 const flag = (args: ReadonlyArray<string>, name: string): string | undefined => {

@@ -5,8 +5,10 @@ import { DEFAULT_DATABASE_URL, readEnv } from "../src/Env.js"
 describe("readEnv", () => {
   it("defaults", () => {
     const env = readEnv({})
-    expect(env).toMatchObject({ port: 8080, host: "0.0.0.0", databaseUrl: DEFAULT_DATABASE_URL })
+    // Reachable from this machine only until HOST says otherwise.
+    expect(env).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: DEFAULT_DATABASE_URL })
     expect(env.options).toEqual({ jobs: {}, webhooks: {} })
+    expect(env.connections).toEqual({})
   })
 
   it("maps each variable to its option", () => {
@@ -20,24 +22,33 @@ describe("readEnv", () => {
       ATRIUM_MAX_BODY_BYTES: "2048",
       ATRIUM_ISSUER: "me",
       ATRIUM_ALLOW_PRIVATE_NETWORKS: "true",
+      ATRIUM_STRICT_STATUSES: "1",
       ATRIUM_JOBS_POLL_MS: "50",
       ATRIUM_JOBS_LEASE_MS: "1500",
       ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,1,2.5",
       ATRIUM_WEBHOOK_POLL_MS: "20",
       ATRIUM_WEBHOOK_LEASE_MS: "3000",
-      ATRIUM_WEBHOOK_CONCURRENCY: "4"
+      ATRIUM_WEBHOOK_CONCURRENCY: "4",
+      ATRIUM_RATE_LIMIT_PER_KEY: "100",
+      ATRIUM_HEADERS_TIMEOUT_MS: "2000",
+      ATRIUM_REQUEST_TIMEOUT_MS: "4000",
+      ATRIUM_KEEP_ALIVE_TIMEOUT_MS: "6000",
+      ATRIUM_MAX_CONNECTIONS: "500"
     })
     expect(env).toEqual({
       port: 0,
       host: "127.0.0.1",
       databaseUrl: "postgres://db/x",
       pgSchema: "tenant",
+      connections: { headersTimeoutMillis: 2000, requestTimeoutMillis: 4000, keepAliveTimeoutMillis: 6000, maxConnections: 500 },
       options: {
         headerPrefix: "x-velt",
         consoleDomain: "console.example.com",
         maxBodyBytes: 2048,
         issuer: "me",
         allowPrivateNetworks: true,
+        strictStatuses: true,
+        rateLimits: { perApiKey: { limit: 100, windowMillis: 1000 } },
         jobs: { pollIntervalMillis: 50, leaseMillis: 1500 },
         webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4 }
       }
@@ -60,5 +71,6 @@ describe("readEnv", () => {
     // A lease or poll interval of 0 would have servers take jobs from each other without end.
     expect(() => readEnv({ ATRIUM_JOBS_LEASE_MS: "0" })).toThrow(/ATRIUM_JOBS_LEASE_MS must be a positive integer, got "0"/)
     expect(() => readEnv({ ATRIUM_JOBS_POLL_MS: "0" })).toThrow(/ATRIUM_JOBS_POLL_MS must be a positive integer/)
+    expect(() => readEnv({ ATRIUM_RATE_LIMIT_PER_KEY: "0" })).toThrow(/ATRIUM_RATE_LIMIT_PER_KEY must be a positive integer, got "0"/)
   })
 })
