@@ -66,7 +66,11 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
+        // Connections idle now, and each one as its request under way is answered: a client's
+        // keep-alive would otherwise hold the close for the keep-alive timeout.
         server.closeIdleConnections()
+        const idle = setInterval(() => server.closeIdleConnections(), 50)
+        server.once("close", () => clearInterval(idle))
       })
       await atrium.dispose()
       stdout.flush()

@@ -78,11 +78,11 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
         }),
 
       /**
-       * Spec activities/update: each item in its own transaction; an unknown id (or
+       * Spec activities/update: each item a savepoint in the call's transaction; an unknown id (or
        * one of another organization or API key) fails only that item.
        */
       update: (apiKey: string, input: typeof UpdateActivitiesInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const data: Record<string, { success: boolean; message: string }> = {}
           for (const { id, ...fields } of input.activities) {
             data[id] = yield* withTransaction(Effect.gen(function*() {
@@ -93,7 +93,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             }))
           }
           return success("Activity(s) updated successfully.", data)
-        })
+        }))
     }
   })
 }) {}

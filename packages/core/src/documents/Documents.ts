@@ -25,7 +25,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const ids = yield* Ids
     const { withTransaction } = yield* Transactions
 
-    /** Writes one document; each item is its own transaction, so a batch never half-writes an item. */
+    /** Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item. */
     const write = (
       apiKey: string,
       organizationId: string,
@@ -64,6 +64,27 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
         return { success: true, id: row.internalId, message: "Added Successfully" } as ItemResult
       }))
 
+    /** v2 documents/add's writes: the organization and folder it may create, and each item's result. */
+    const addV2Items = (apiKey: string, input: typeof AddDocumentsV2Input.Type) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
+        else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
+          return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
+        }
+        if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
+          if (input.createFolder !== true || input.folderId === undefined) {
+            return yield* notFound(`Folder ${input.folderId} does not exist; pass createFolder: true to create it.`)
+          }
+          yield* folders.insert(implicitFolder(apiKey, input.organizationId, input.folderId, now))
+        }
+        const data: Record<string, ItemResult> = {}
+        for (const document of input.documents) {
+          data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "insert")
+        }
+        return data
+      })
+
     const folderExists = (apiKey: string, organizationId: string, folderId: string | undefined) =>
       folderId === undefined
         ? Effect.succeed(true)
@@ -72,7 +93,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     return {
       /** Spec v1 documents/add: a missing organization is created; an existing document is updated. */
       addV1: (apiKey: string, input: typeof AddDocumentsV1Input.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           yield* organizations.ensure(apiKey, input.organizationId, now)
           if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
@@ -83,7 +104,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
             data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "upsert")
           }
           return success("Document(s) added successfully.", data)
-        }),
+        })),
 
       /**
        * v2 documents/add (docs/compatibility.md, "Organizations, documents and folders"): an existing document is an
@@ -92,21 +113,8 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
        */
       addV2: (apiKey: string, input: typeof AddDocumentsV2Input.Type) =>
         Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
-          else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
-            return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
-          }
-          if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
-            if (input.createFolder !== true || input.folderId === undefined) {
-              return yield* notFound(`Folder ${input.folderId} does not exist; pass createFolder: true to create it.`)
-            }
-            yield* folders.insert(implicitFolder(apiKey, input.organizationId, input.folderId, now))
-          }
-          const data: Record<string, ItemResult> = {}
-          for (const document of input.documents) {
-            data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "insert")
-          }
+          // The items that succeed commit together (all or none if the process dies), then the failure is answered.
+          const data = yield* withTransaction(addV2Items(apiKey, input))
           if (Object.values(data).some((item) => !item.success)) {
             return yield* Effect.fail(internal("Error adding document(s).", data) as ApiError<"INTERNAL">)
           }

@@ -45,11 +45,11 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
 
     return {
       /**
-       * POST /v2/memory/judgments/add (docs/decisions.md, "Judgments and suggestions"). Each item is its own transaction; an item
+       * POST /v2/memory/judgments/add (docs/decisions.md, "Judgments and suggestions"). Each item is a savepoint in the call's transaction (all or none if the process dies); an item
        * of a disabled organization fails alone (the dispatcher's gate covers one organization per call).
        */
       add: (apiKey: string, input: typeof AddJudgmentsInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const given = input.judgments.flatMap((j, i) => j.id === undefined ? [] : [[j.id, i] as const])
           const seen = new Set<string>()
           for (const [id, i] of given) {
@@ -80,7 +80,7 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
             })).pipe(Effect.catchAll((error) => Effect.succeed<ItemResult>({ success: false, id, message: error.message })))
           }
           return success("Judgment(s) processed successfully.", data)
-        }),
+        })),
 
       /** POST /v2/memory/judgments/query (docs/compatibility.md, "Judgments and suggestions"): the newest matches, and how many match in all. */
       query: (apiKey: string, input: typeof QueryJudgmentsInput.Type) =>

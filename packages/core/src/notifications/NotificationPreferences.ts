@@ -56,9 +56,9 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
           ])
         }),
 
-      /** Spec notifications/config/set: the given channels are merged into each level's stored config; one transaction per user. */
+      /** Spec notifications/config/set: the given channels are merged into each level's stored config; each user a savepoint in the call's transaction. */
       set: (apiKey: string, input: typeof SetNotificationConfigInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const { config, documentIds, organizationId } = input
           const levels: ReadonlyArray<string | null> = documentIds ?? [null]
           const data: Record<string, {
@@ -95,7 +95,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
             }
           }
           return success("User config set successfully.", data)
-        })
+        }))
     }
   })
 }) {}

@@ -49,7 +49,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
 
       /** Adds organizations; an existing one has its name and metadata updated. */
       add: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           for (const { organizationId, organizationName, ...metadata } of input.organizations) {
@@ -68,7 +68,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
             data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
           }
           return success("Organization(s) added successfully.", data)
-        }),
+        })),
 
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
         Effect.gen(function*() {

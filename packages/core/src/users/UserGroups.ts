@@ -32,7 +32,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
     return {
       /** Adds groups, or renames existing ones; a missing organization is created only with createOrganization. */
       add: (apiKey: string, input: typeof AddUserGroupsInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
           else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
@@ -51,10 +51,10 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             data[groupId] = { success: true, id: groupId, message: "Organization user group added." }
           }
           return success("Organization User Groups added successfully.", data)
-        }),
+        })),
 
       addUsers: (apiKey: string, input: typeof AddGroupUsersInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const { organizationId, organizationUserGroupId: groupId } = input
           yield* requireGroup(apiKey, organizationId, groupId)
           const now = yield* Clock.currentTimeMillis
@@ -64,11 +64,11 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             data[userId] = entry(groupId, true, "User added to organization user group.")
           }
           return success("Added organization users to group successfully.", data)
-        }),
+        })),
 
       /** With deleteAll, every member leaves and each is reported; otherwise each listed user. */
       deleteUsers: (apiKey: string, input: typeof DeleteGroupUsersInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const { organizationId, organizationUserGroupId: groupId } = input
           yield* requireGroup(apiKey, organizationId, groupId)
           const deleted = entry(groupId, true, "User deleted from organization user group.")
@@ -85,7 +85,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             }
           }
           return success("Deleted users from group successfully.", data)
-        })
+        }))
     }
   })
 }) {}
