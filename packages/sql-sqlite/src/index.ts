@@ -12,7 +12,7 @@ import type { StorageServices } from "@atrium/core"
 import { MIGRATIONS_TABLE, migrations, migrationScript, SqlStorage } from "@atrium/core/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { mkdirSync } from "node:fs"
+import { closeSync, mkdirSync, openSync } from "node:fs"
 import { dirname } from "node:path"
 import * as LeanSqliteClient from "./LeanSqliteClient.js"
 
@@ -43,13 +43,25 @@ export const migrate: Effect.Effect<ReadonlyArray<readonly [id: number, name: st
 /** The SQL the migrations run on SQLite, without a database (`atrium migrate --print --dialect sqlite`). */
 export const printMigrations: Effect.Effect<string> = migrationScript(Statement.makeCompilerSqlite()).pipe(Effect.provide(Reactivity.layer))
 
-/** The SqlClient alone (for `atrium migrate` and tests). */
-export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient, SqlError> => {
-  if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
-  return options.client === "effect"
-    ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie) as unknown as Layer.Layer<SqlClient.SqlClient, SqlError>
-    : LeanSqliteClient.layer({ filename: options.filename, directStatements: options.directStatements })
+/**
+ * A new database file is created readable by its owner only (0600, its folder 0700 when made
+ * here): it holds hashed credentials and webhook secrets. SQLite gives its -wal and -shm files
+ * the database file's permissions. An existing file keeps the permissions its operator gave it.
+ */
+const createPrivately = (filename: string) => {
+  mkdirSync(dirname(filename), { recursive: true, mode: 0o700 })
+  closeSync(openSync(filename, "a", 0o600))
 }
+
+/** The SqlClient alone (for `atrium migrate` and tests). */
+export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  // Suspended: nothing is created on disk until the layer is built (`migrate --print` builds none).
+  Layer.suspend(() => {
+    if (options.filename !== ":memory:") createPrivately(options.filename)
+    return options.client === "effect"
+      ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie) as unknown as Layer.Layer<SqlClient.SqlClient, SqlError>
+      : LeanSqliteClient.layer({ filename: options.filename, directStatements: options.directStatements })
+  })
 
 /** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */
 export const layer = (options: SqliteStorageOptions): Layer.Layer<StorageServices | SqlClient.SqlClient, SqlError | Migrator.MigrationError> => {

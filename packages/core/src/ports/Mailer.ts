@@ -10,13 +10,31 @@ export interface Mail {
   readonly html?: string
 }
 
+const LINK = /https?:\/\/[^\s]+/g
+
+/** `text` with the value of every query parameter of every link replaced by `redacted`. */
+export const redactLinks = (text: string) =>
+  text.replace(LINK, (link) => {
+    try {
+      const url = new URL(link)
+      for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, "redacted")
+      url.hash = ""
+      return url.toString()
+    } catch {
+      return "<link>"
+    }
+  })
+
 /** Outgoing mail port. Hosts provide their own (SMTP, SES, …); the default logs the mail. */
 export class Mailer extends Context.Tag("@atrium/core/Mailer")<Mailer, {
   readonly send: (mail: Mail) => Effect.Effect<void>
 }>() {
-  /** Writes every mail to the log: for local development. */
+  /**
+   * Writes every mail to the log, for local development, with the values of every link's query
+   * redacted: a sign-in link's token must never reach a log. Send real mail to use the links.
+   */
   static readonly Log = Layer.succeed(Mailer, {
-    send: (mail) => Effect.logInfo(`mail to ${mail.to}: ${mail.subject}\n${mail.text}`)
+    send: (mail) => Effect.logInfo(`mail to ${mail.to}: ${mail.subject}\n${redactLinks(mail.text)}`)
   })
 }
 
