@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
+import { makeSecretBox, SecretBox } from "./crypto/SecretBox.js"
 import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
 import { operations } from "./operations.js"
 import { unavailable } from "./protocol/ApiError.js"
@@ -48,8 +49,10 @@ export interface AtriumLayerConfig<E = never, R = never> {
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
 export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
   const options = AtriumConfig.layer(config.options)
+  // The repositories seal and open the secrets they store with it (crypto/SecretBox.ts).
+  const secretBox = Layer.sync(SecretBox, () => makeSecretBox(resolveOptions(config.options).encryptionKey))
   const ports = Layer.mergeAll(
-    config.storage,
+    config.storage.pipe(Layer.provide(secretBox)),
     options,
     config.mailer ?? Mailer.Log,
     config.ids ?? Ids.Random,

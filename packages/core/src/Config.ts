@@ -37,6 +37,12 @@ export interface AtriumOptions {
    * "Protocol"), for hosts that alert on every 5xx. `ATRIUM_STRICT_STATUSES=1`.
    */
   readonly strictStatuses: boolean
+  /**
+   * Encrypts the secrets the server reads back (webhook signing secrets, the token signing key,
+   * the page-token key, the permission provider's token) before they are stored: at least 32
+   * characters (`openssl rand -base64 32`; `ATRIUM_ENCRYPTION_KEY`). Unset: stored as they are.
+   */
+  readonly encryptionKey: string | undefined
   /** Allow outgoing calls (webhooks, permission provider) to loopback and private networks. */
   readonly allowPrivateNetworks: boolean
   readonly jobs: {
@@ -77,6 +83,7 @@ export const defaultOptions: AtriumOptions = {
   },
   disposableEmailDomains: [],
   strictStatuses: false,
+  encryptionKey: undefined,
   allowPrivateNetworks: false,
   jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 },
   webhooks: {

@@ -1,4 +1,4 @@
-import { type AtriumOptionsInput, parseRetrySchedule } from "@atrium/core"
+import { type AtriumOptionsInput, MIN_ENCRYPTION_KEY_LENGTH, parseRetrySchedule } from "@atrium/core"
 import type { ConnectionLimits } from "./Connections.js"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
@@ -37,6 +37,14 @@ const retrySchedule = (value: string) => {
   return parsed
 }
 
+/** Refused at start, naming the variable, rather than when the first secret is stored. */
+const encryptionKey = (value: string) => {
+  if (value.length < MIN_ENCRYPTION_KEY_LENGTH) {
+    throw new Error(`ATRIUM_ENCRYPTION_KEY must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${value.length}`)
+  }
+  return value
+}
+
 export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
   port: int("PORT", env.PORT, 8080),
   // Only this machine, unless HOST opens it wider (HOST=0.0.0.0 in a container).
@@ -56,6 +64,7 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
     ...(yes("ATRIUM_ALLOW_PRIVATE_NETWORKS", env.ATRIUM_ALLOW_PRIVATE_NETWORKS) && { allowPrivateNetworks: true }),
     ...(yes("ATRIUM_STRICT_STATUSES", env.ATRIUM_STRICT_STATUSES) && { strictStatuses: true }),
+    ...(env.ATRIUM_ENCRYPTION_KEY && { encryptionKey: encryptionKey(env.ATRIUM_ENCRYPTION_KEY) }),
     ...(env.ATRIUM_RATE_LIMIT_PER_KEY && {
       // Requests per second per API key, counted in storage so it holds across servers.
       rateLimits: { perApiKey: { limit: int("ATRIUM_RATE_LIMIT_PER_KEY", env.ATRIUM_RATE_LIMIT_PER_KEY, 0, 1), windowMillis: 1000 } }

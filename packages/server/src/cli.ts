@@ -40,6 +40,9 @@ Environment:
   ATRIUM_REQUEST_TIMEOUT_MS a whole request must arrive within this (default 30000)
   ATRIUM_KEEP_ALIVE_TIMEOUT_MS  idle keep-alive connections close after this (default 65000)
   ATRIUM_MAX_CONNECTIONS    open connections at most (default 10000; keep it under ulimit -n)
+  ATRIUM_ENCRYPTION_KEY     encrypts the secrets stored to be read back (webhook signing secrets, the token
+                            signing key, the page-token key, the permission provider's token); at least 32
+                            characters (openssl rand -base64 32); keep it: without it they cannot be read
   ATRIUM_STRICT_STATUSES=1  answer domains/add, domains/delete and v2 documents/add's partial failures
                             409/404 instead of the hosted service's 500 INTERNAL
   ATRIUM_RATE_LIMIT_PER_KEY requests per second per API key, across every server on the database

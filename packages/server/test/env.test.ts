@@ -23,6 +23,7 @@ describe("readEnv", () => {
       ATRIUM_ISSUER: "me",
       ATRIUM_ALLOW_PRIVATE_NETWORKS: "true",
       ATRIUM_STRICT_STATUSES: "1",
+      ATRIUM_ENCRYPTION_KEY: "k".repeat(44),
       ATRIUM_JOBS_POLL_MS: "50",
       ATRIUM_JOBS_LEASE_MS: "1500",
       ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,1,2.5",
@@ -48,6 +49,7 @@ describe("readEnv", () => {
         issuer: "me",
         allowPrivateNetworks: true,
         strictStatuses: true,
+        encryptionKey: "k".repeat(44),
         rateLimits: { perApiKey: { limit: 100, windowMillis: 1000 } },
         jobs: { pollIntervalMillis: 50, leaseMillis: 1500 },
         webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4 }
@@ -71,6 +73,7 @@ describe("readEnv", () => {
     // A lease or poll interval of 0 would have servers take jobs from each other without end.
     expect(() => readEnv({ ATRIUM_JOBS_LEASE_MS: "0" })).toThrow(/ATRIUM_JOBS_LEASE_MS must be a positive integer, got "0"/)
     expect(() => readEnv({ ATRIUM_JOBS_POLL_MS: "0" })).toThrow(/ATRIUM_JOBS_POLL_MS must be a positive integer/)
+    expect(() => readEnv({ ATRIUM_ENCRYPTION_KEY: "short" })).toThrow(/ATRIUM_ENCRYPTION_KEY must be at least 32 characters/)
     expect(() => readEnv({ ATRIUM_RATE_LIMIT_PER_KEY: "0" })).toThrow(/ATRIUM_RATE_LIMIT_PER_KEY must be a positive integer, got "0"/)
   })
 })

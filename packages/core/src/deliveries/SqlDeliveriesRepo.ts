@@ -5,6 +5,7 @@ import { limitRows } from "../sql/Limit.js"
 import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo } from "./DeliveriesRepo.js"
+import { SecretBox, type SecretBoxShape } from "../crypto/SecretBox.js"
 
 /** A claimed delivery joined with its message and endpoint, as the drivers return it (sql/Rows.ts). */
 interface ClaimedSqlRow {
@@ -41,7 +42,7 @@ interface AttemptSqlRow {
   readonly next_attempt_at: IntegerColumn | null
 }
 
-const toClaimed = (now: number) => (r: ClaimedSqlRow): ClaimedDelivery => {
+const toClaimed = (box: SecretBoxShape, now: number) => (r: ClaimedSqlRow): ClaimedDelivery => {
   const previousUntil = numOrNull(r.previous_secret_until)
   return {
     apiKey: r.api_key,
@@ -55,7 +56,9 @@ const toClaimed = (now: number) => (r: ClaimedSqlRow): ClaimedDelivery => {
     messageCreatedAt: num(r.message_created_at),
     url: r.url,
     rateLimit: numOrNull(r.rate_limit),
-    secrets: r.previous_secret !== null && previousUntil !== null && previousUntil > now ? [r.secret, r.previous_secret] : [r.secret]
+    secrets: r.previous_secret !== null && previousUntil !== null && previousUntil > now
+      ? [box.open(r.secret), box.open(r.previous_secret)]
+      : [box.open(r.secret)]
   }
 }
 
@@ -79,6 +82,7 @@ export const SqlDeliveriesRepo = Layer.effect(
   DeliveriesRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const box = yield* SecretBox
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
     // A literal status (not a parameter), so both dialects match the partial index `webhook_deliveries_due`.
     const due = (now: number) => sql`status = 'pending' AND next_attempt_at <= ${now}`
@@ -107,7 +111,7 @@ export const SqlDeliveriesRepo = Layer.effect(
               FROM webhook_deliveries d
               JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
               JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id
-              WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(now)))
+              WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(box, now)))
           )
         ),
       // One INSERT for every attempt and one UPDATE for every success: a batch costs a few

@@ -5,6 +5,7 @@ import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
 import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
+import { SecretBox } from "../crypto/SecretBox.js"
 
 /** Every column but the secret: a listed or found row never carries it. */
 const COLUMNS = "api_key, id, url, description, filter_types, channels, disabled, rate_limit, uid, metadata, created_at, updated_at"
@@ -58,12 +59,13 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
   WebhookEndpointsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const box = yield* SecretBox
     const columns = sql.literal(COLUMNS)
     return {
       // The unique index on (api_key, uid) decides a uid clash, so two concurrent creates cannot both win.
       insert: (e, secret) =>
         sql`INSERT INTO webhook_endpoints ${
-          sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret, created_at: e.createdAt, ...editable(e) })
+          sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret: box.seal(secret), created_at: e.createdAt, ...editable(e) })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       find: (apiKey, id) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
@@ -92,13 +94,13 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         ),
       findSecret: (apiKey, id) =>
         sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
-          firstRow((row: { readonly secret: string }) => row.secret)
+          firstRow((row: { readonly secret: string }) => box.open(row.secret))
         ),
       listEnabled: (apiKey) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND disabled = 0`.pipe(allRows(toRow)),
       rotateSecret: (apiKey, id, secret, previousUntil, now) =>
         sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ${previousUntil},
-            secret = ${secret}, updated_at = ${now}
+            secret = ${box.seal(secret)}, updated_at = ${now}
           WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       disable: (apiKey, id, now) =>
         sql`UPDATE webhook_endpoints SET disabled = 1, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id}`.pipe(ignoreRows)

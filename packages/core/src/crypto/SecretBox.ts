@@ -1,0 +1,62 @@
+import * as Context from "effect/Context"
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto"
+
+/**
+ * Secrets the server must read back (webhook signing secrets, the token signing key, the
+ * page-token key, the permission provider's token), sealed before storage writes them and opened
+ * after it reads them (docs/decisions.md, "Secrets at rest"). With an encryption key: AES-256-GCM,
+ * stored as `enc:v1:<base64url(iv | tag | ciphertext)>`. Without one they are stored as they are.
+ * Credentials that are only compared (auth tokens, workspace tokens, login tokens) are hashed
+ * instead (crypto/Secrets.ts).
+ */
+export interface SecretBoxShape {
+  readonly encrypting: boolean
+  readonly seal: (plain: string) => string
+  /** A value stored before the key was set is read as it is. */
+  readonly open: (stored: string) => string
+}
+
+const PREFIX = "enc:v1:"
+/** The least key length accepted: `openssl rand -base64 32` gives 44 characters. */
+export const MIN_ENCRYPTION_KEY_LENGTH = 32
+
+const plain: SecretBoxShape = {
+  encrypting: false,
+  seal: (value) => value,
+  open: (stored) => {
+    if (stored.startsWith(PREFIX)) throw new Error("A secret in the database is encrypted, but no encryption key (ATRIUM_ENCRYPTION_KEY) is set.")
+    return stored
+  }
+}
+
+/** The box of `encryptionKey` (any string of at least 32 characters; its AES key is derived with HKDF-SHA-256), or the plain one. */
+export const makeSecretBox = (encryptionKey: string | undefined): SecretBoxShape => {
+  if (encryptionKey === undefined) return plain
+  if (encryptionKey.length < MIN_ENCRYPTION_KEY_LENGTH) {
+    throw new Error(`The encryption key must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${encryptionKey.length}.`)
+  }
+  const key = Buffer.from(hkdfSync("sha256", encryptionKey, "atrium", "atrium secret box v1", 32))
+  return {
+    encrypting: true,
+    seal: (value) => {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv("aes-256-gcm", key, iv)
+      const body = Buffer.concat([cipher.update(value, "utf8"), cipher.final()])
+      return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")
+    },
+    open: (stored) => {
+      if (!stored.startsWith(PREFIX)) return stored
+      const raw = Buffer.from(stored.slice(PREFIX.length), "base64url")
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12))
+        decipher.setAuthTag(raw.subarray(12, 28))
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")
+      } catch {
+        throw new Error("A secret in the database cannot be decrypted with this encryption key (ATRIUM_ENCRYPTION_KEY): it was stored under another one.")
+      }
+    }
+  }
+}
+
+/** The box the SQL repositories seal and open with; plain unless `createAtrium` is given an `encryptionKey`. */
+export class SecretBox extends Context.Reference<SecretBox>()("@atrium/core/SecretBox", { defaultValue: () => plain }) {}
