@@ -4,14 +4,17 @@
  * mutated (wrong types, boundaries, huge strings and arrays, deep nesting, lone surrogates,
  * U+0000, `__proto__`/`constructor` keys, extra keys), plus malformed bodies, headers, methods and
  * content types. Every answer is the envelope with a 2xx or 4xx status (with `strictStatuses`,
- * so the hosted service's three INTERNAL answers are 4xx too), and a failed API-key call writes
- * nothing. FUZZ_RUNS (default 12 bodies per operation and backend) runs more on demand; the seed
+ * so the hosted service's three INTERNAL answers are 4xx too), and a refused call commits no
+ * write to any table (counted by triggers the test adds to the Atrium's database). FUZZ_RUNS (default 12 bodies per operation and backend) runs more on demand; the seed
  * is printed so a failure can be replayed with FUZZ_SEED.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Arbitrary from "effect/Arbitrary"
+import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import { expect, it } from "vitest"
+import type { AtriumHandler } from "../../src/Atrium.js"
 import { forEachBackend } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
 import { httpStatusOf } from "../../src/protocol/ErrorStatus.js"
@@ -106,6 +109,39 @@ const MALFORMED: ReadonlyArray<{ readonly method?: string; readonly headers?: Re
   { body: '{"data":{}}', headers: { "x-service-api-key": "\u00ff\u00fe", "x-service-auth-token": "x".repeat(10_000) }, maybe: true }
 ]
 
+type SqlRuntime = { runPromise: <A>(effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) => Promise<A> }
+
+/**
+ * Counts every row written and kept, in the Atrium's own database: a trigger on each table adds
+ * one to `fuzz_changes` per row inserted, updated or deleted, and a rolled-back write takes its
+ * counts back with it. Rate-limit counters are left out (a refused public call may count).
+ * Answers a function that reads the count.
+ */
+const countCommittedWrites = async (atrium: AtriumHandler): Promise<() => Promise<number>> => {
+  const runtime = atrium.runtime as unknown as SqlRuntime
+  await runtime.runPromise(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+    const tables = pg
+      ? yield* sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+      : yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+    yield* sql.unsafe("CREATE TABLE fuzz_changes (n BIGINT NOT NULL)")
+    yield* sql.unsafe("INSERT INTO fuzz_changes (n) VALUES (0)")
+    if (pg) {
+      yield* sql.unsafe("CREATE FUNCTION fuzz_count() RETURNS trigger AS $$ BEGIN UPDATE fuzz_changes SET n = n + 1; RETURN NULL; END $$ LANGUAGE plpgsql")
+    }
+    for (const { name } of tables.filter((t) => t.name !== "rate_limits")) {
+      if (pg) yield* sql.unsafe(`CREATE TRIGGER fuzz_${name} AFTER INSERT OR UPDATE OR DELETE ON "${name}" FOR EACH ROW EXECUTE FUNCTION fuzz_count()`)
+      else {
+        for (const event of ["INSERT", "UPDATE", "DELETE"]) {
+          yield* sql.unsafe(`CREATE TRIGGER fuzz_${name}_${event} AFTER ${event} ON "${name}" BEGIN UPDATE fuzz_changes SET n = n + 1; END`)
+        }
+      }
+    }
+  }))
+  return () => runtime.runPromise(Effect.map(SqlClient.SqlClient.pipe(Effect.flatMap((sql) => sql<{ n: number | string }>`SELECT n FROM fuzz_changes`)), (rows) => Number(rows[0]!.n)))
+}
+
 forEachBackend("fuzz", (ctx) => {
   /** Every answer: JSON, exactly {result} or {error: {status, message, ...}}, and never 5xx. */
   const expectEnvelope = (where: string, answer: { status: number; body: any }) => {
@@ -124,24 +160,36 @@ forEachBackend("fuzz", (ctx) => {
   it(`answers ${RUNS} valid and ${RUNS} mutated bodies per operation with the envelope and a 2xx or 4xx`, async () => {
     const { client, workspace } = ctx()
     const creds = await workspace()
+    const committedWrites = await countCommittedWrites(ctx().atrium)
     const random = seeded(SEED)
     let requests = 0
     let answered = 0
+    let refusedChecked = 0
     for (const [index, operation] of operations.entries()) {
       const valid = validInputs(operation.input, RUNS, SEED + index)
       const bodies = [...valid, ...Array.from({ length: RUNS }, (_, i) => mutate(valid[i % Math.max(valid.length, 1)] ?? {}, random))]
       const headers = operation.auth === "workspace" ? creds.workspaceHeaders : creds.headers
       for (const data of bodies) {
+        const writesBefore = await committedWrites()
         const answer = await client.raw({ path: operation.paths[0]!, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data }) })
         requests++
         if (answer.status < 300) answered++
-        expectEnvelope(`${operation.name} ${JSON.stringify(data).slice(0, 200)}`, answer)
+        const where = `${operation.name} ${JSON.stringify(data).slice(0, 200)}`
+        expectEnvelope(where, answer)
+        // A refused call leaves nothing behind (SQLite storages: their whole content is compared).
+        // Except the hosted service's partial failures (strictStatus): the other items are written by design.
+        if (answer.status >= 400 && operation.strictStatus === undefined) {
+          refusedChecked++
+          expect(await committedWrites(), `${where}: ${answer.text.slice(0, 200)} changed what is stored`).toBe(writesBefore)
+        }
       }
     }
     expect(requests).toBeGreaterThan(operations.length * RUNS)
     // The derived bodies reach the operations: a good share is carried out, not all refused.
-    console.log(`[fuzz] ${answered} of ${requests} answered 2xx`)
+    console.log(`[fuzz] ${answered} of ${requests} answered 2xx; ${refusedChecked} refused calls checked to leave storage unchanged`)
     expect(answered).toBeGreaterThan(requests / 5)
+    // The triggers count: the calls carried out wrote rows.
+    expect(await committedWrites()).toBeGreaterThan(100)
   }, 120_000)
 
   it("answers malformed bodies, headers, methods and content types with the envelope and a 4xx", async () => {
