@@ -26,43 +26,53 @@ afterAll(killServerProcesses)
 interface Storage {
   readonly name: string
   readonly url: () => Promise<string>
-  /** Organizations of any key whose id starts with `prefix`, read from the database. */
+  /** The first column of the first row of `statement` (placeholders `?`), read from the database. */
+  readonly scalar: (statement: string, ...params: Array<unknown>) => Promise<number>
+  /** Organizations of any key whose id starts with `prefix`. */
   readonly count: (prefix: string) => Promise<number>
   readonly close: () => Promise<void>
 }
 
+const countOf = (scalar: Storage["scalar"]) => (prefix: string) => scalar("SELECT COUNT(*) AS n FROM organizations WHERE id LIKE ?", `${prefix}%`)
+
 const sqlite = (): Storage => {
   const dir = mkdtempSync(join(tmpdir(), "atrium-crash-"))
   const file = join(dir, "atrium.db")
+  const scalar = async (statement: string, ...params: Array<unknown>) => {
+    const db = new Database(file, { readonly: true })
+    try {
+      return Number(Object.values(db.prepare(statement).get(...params) as Record<string, unknown>)[0])
+    } finally {
+      db.close()
+    }
+  }
   return {
     name: "SQLite",
     url: async () => `sqlite:${file}`,
-    count: async (prefix) => {
-      const db = new Database(file, { readonly: true })
-      try {
-        return (db.prepare("SELECT COUNT(*) AS n FROM organizations WHERE id LIKE ?").get(`${prefix}%`) as { n: number }).n
-      } finally {
-        db.close()
-      }
-    },
+    scalar,
+    count: countOf(scalar),
     close: async () => rmSync(dir, { recursive: true, force: true })
   }
 }
 
 const postgres = (): Storage => {
   let db: Awaited<ReturnType<typeof testDatabase>> | undefined
+  const scalar = async (statement: string, ...params: Array<unknown>) => {
+    const client = new pg.Client({ connectionString: db!.url })
+    await client.connect()
+    try {
+      let i = 0
+      const row = (await client.query(statement.replace(/\?/g, () => `$${++i}`), params)).rows[0]
+      return Number(Object.values(row)[0])
+    } finally {
+      await client.end()
+    }
+  }
   return {
     name: "PostgreSQL",
     url: async () => (db ??= await testDatabase()).url,
-    count: async (prefix) => {
-      const client = new pg.Client({ connectionString: db!.url })
-      await client.connect()
-      try {
-        return Number((await client.query("SELECT COUNT(*) AS n FROM organizations WHERE id LIKE $1", [`${prefix}%`])).rows[0].n)
-      } finally {
-        await client.end()
-      }
-    },
+    scalar,
+    count: countOf(scalar),
     close: async () => db?.drop()
   }
 }
@@ -77,8 +87,8 @@ for (const make of [sqlite, postgres]) {
   describe(`crash safety on ${storage.name}`, () => {
     afterAll(() => storage.close())
 
-    const start = async () =>
-      startServerProcess([cli, "serve"], { env: { ...process.env, DATABASE_URL: await storage.url(), PORT: "0", HOST: "127.0.0.1" } })
+    const start = async (env: NodeJS.ProcessEnv = {}) =>
+      startServerProcess([cli, "serve"], { env: { ...process.env, DATABASE_URL: await storage.url(), PORT: "0", HOST: "127.0.0.1", ...env } })
 
     const post = (url: string, creds: TestCredentials, path: string, body: unknown) =>
       fetch(url + path, { method: "POST", headers: { "content-type": "application/json", ...creds.headers }, body: JSON.stringify(body) })
@@ -103,6 +113,51 @@ for (const make of [sqlite, postgres]) {
       for (const outcome of outcomes.filter((o) => o.answered)) expect(outcome.count).toBe(BATCH)
       // At least one kill landed before the answer (else this test would show nothing).
       expect(outcomes.some((o) => !o.answered)).toBe(true)
+    }, 60_000)
+
+    it("a user-data deletion killed mid-job finishes after a restart, with exact counts", async () => {
+      // Jobs polled every 20 ms and leased for 1 s: the restarted server takes the job over soon.
+      const env = { ATRIUM_JOBS_POLL_MS: "20", ATRIUM_JOBS_LEASE_MS: "1000" }
+      let server = await start(env)
+      const creds = await createTestWorkspace(httpClient(server.url))
+      const organizations = Array.from({ length: 60 }, (_, i) => `job-org-${i}`)
+      const call = async (path: string, data: unknown) => {
+        const answer = await post(server.url, creds, path, { data })
+        expect(answer.status, path).toBeLessThan(300)
+        return (await answer.json()).result
+      }
+      for (const organizationId of organizations) {
+        await call("/v2/users/add", { organizationId, users: [{ userId: "victim" }, { userId: "keeper" }] })
+        await call("/v2/activities/add", {
+          organizationId,
+          documentId: "doc",
+          activities: ["victim", "keeper"].flatMap((userId) => [1, 2].map(() => ({ featureType: "comment", actionType: "added", actionUser: { userId } })))
+        })
+      }
+      const activitiesOf = (userId: string) => storage.scalar("SELECT COUNT(*) AS n FROM activities WHERE api_key = ? AND user_id = ?", creds.apiKey, userId)
+      expect(await activitiesOf("victim")).toBe(120)
+      const { jobId } = (await call("/v2/users/data/delete", { userIds: ["victim"], organizationIds: organizations })).data
+      // Killed once some of its tasks are committed and not all.
+      const total = await storage.scalar("SELECT tasks_total AS n FROM jobs WHERE id = ?", jobId)
+      let done = 0
+      for (let i = 0; i < 2000 && done === 0; i++) done = await storage.scalar("SELECT tasks_done AS n FROM jobs WHERE id = ?", jobId)
+      await server.stop("SIGKILL")
+      const doneAtKill = await storage.scalar("SELECT tasks_done AS n FROM jobs WHERE id = ?", jobId)
+      expect(doneAtKill).toBeGreaterThan(0)
+      expect(doneAtKill).toBeLessThan(total)
+
+      server = await start(env)
+      let status: any
+      for (let i = 0; i < 400; i++) {
+        status = (await call("/v2/users/data/delete/status", { jobId })).data
+        if (status.isDeleteCompleted) break
+        await sleep(25)
+      }
+      await server.stop()
+      expect(status).toMatchObject({ isDeleteCompleted: true, tasksLeft: 0 })
+      expect(await storage.scalar("SELECT tasks_done AS n FROM jobs WHERE id = ?", jobId)).toBe(total)
+      expect(await activitiesOf("victim")).toBe(0)
+      expect(await activitiesOf("keeper")).toBe(120)
     }, 60_000)
 
     it("every acknowledged write is there after SIGKILL right after its answer", async () => {
