@@ -164,6 +164,25 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }))
 
     /** Rows for `inputs`, the i-th taking `commentIds[i]` and the place `firstSeq + i` in its thread. */
+    /**
+     * Ids for comments added to an existing thread: the given ones, and for the others picks that
+     * neither the batch nor the thread has (asked of storage by id, picked again on the rare
+     * clash), so a long thread is never read whole.
+     */
+    const freeCommentIds = (apiKey: string, organizationId: string, annotationId: string, inputs: ReadonlyArray<{ readonly commentId?: number }>) =>
+      Effect.gen(function*() {
+        const taken = new Set(inputs.flatMap((c) => c.commentId ?? []))
+        let ids = yield* assignCommentIds(inputs, new Set(taken))
+        for (;;) {
+          const picked = ids.filter((_, i) => inputs[i]!.commentId === undefined)
+          const clashes = new Set(yield* repo.existingCommentIds(apiKey, organizationId, annotationId, picked))
+          if (clashes.size === 0) return ids
+          for (const id of [...ids, ...clashes]) taken.add(id)
+          const current = ids
+          ids = yield* assignCommentIds(inputs.map((c, i) => clashes.has(current[i]!) ? c : { commentId: current[i]! }), new Set(taken))
+        }
+      })
+
     const commentRows = (
       apiKey: string,
       organizationId: string,
@@ -417,9 +436,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           return yield* withTransaction(Effect.gen(function*() {
             yield* ensureContainers(apiKey, input, now)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
-            const existing = yield* repo.commentIds(apiKey, organizationId, annotationId)
-            const taken = new Set(existing.ids)
-            const duplicates = duplicateCommentIds(input.commentData, taken)
+            const given = input.commentData.flatMap((c) => c.commentId ?? [])
+            const duplicates = duplicateCommentIds(input.commentData, new Set(yield* repo.existingCommentIds(apiKey, organizationId, annotationId, given)))
             if (duplicates.length > 0) {
               return yield* refuseBatch(
                 "comments",
@@ -431,10 +449,10 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }))
               )
             }
-            for (const c of input.commentData) if (c.commentId !== undefined) taken.add(c.commentId)
-            const commentIds = yield* assignCommentIds(input.commentData, taken)
+            const commentIds = yield* freeCommentIds(apiKey, organizationId, annotationId, input.commentData)
             // After the thread's comments even within the same millisecond.
-            const rows = commentRows(apiKey, organizationId, annotationId, input.commentData, commentIds, existing.nextSeq, now)
+            const nextSeq = yield* repo.nextCommentSeq(apiKey, organizationId, annotationId)
+            const rows = commentRows(apiKey, organizationId, annotationId, input.commentData, commentIds, nextSeq, now)
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
@@ -592,7 +610,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
-            if (!(yield* repo.commentIds(apiKey, organizationId, annotationId)).ids.includes(commentId)) {
+            if ((yield* repo.existingCommentIds(apiKey, organizationId, annotationId, [commentId])).length === 0) {
               return yield* notFound(`Comment ${commentId} not found in annotation ${annotationId}.`)
             }
             const row: ReactionRow = {

@@ -129,8 +129,10 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
     userId: string,
     statusIds: ReadonlyArray<string> | undefined
   ) => Effect.Effect<ReadonlyArray<DocumentCount>>
-  /** The comment ids a thread already has, and the `seq` its next comment takes. */
-  readonly commentIds: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<{ readonly ids: ReadonlyArray<number>; readonly nextSeq: number }>
+  /** Which of `ids` the thread already has (read by id: a long thread is not read whole). */
+  readonly existingCommentIds: (apiKey: string, organizationId: string, annotationId: string, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>>
+  /** The `seq` the thread's next comment takes. */
+  readonly nextCommentSeq: (apiKey: string, organizationId: string, annotationId: string) => Effect.Effect<number>
   /** The comments of these threads, oldest first within each. */
   readonly listComments: (apiKey: string, organizationId: string, annotationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CommentRow>>
 }>() {}

@@ -253,12 +253,15 @@ export const SqlCommentsRepo = Layer.effect(
             seq: c.seq
           })))
         }`.pipe(ignoreRows),
-      commentIds: (apiKey, organizationId, annotationId) =>
-        sql`SELECT id, seq FROM comments WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}`.pipe(
-          mapRows((rows: ReadonlyArray<{ readonly id: IntegerColumn; readonly seq: IntegerColumn }>) => ({
-            ids: rows.map((row) => num(row.id)),
-            nextSeq: rows.reduce((next, row) => Math.max(next, num(row.seq) + 1), 0)
-          }))
+      existingCommentIds: (apiKey, organizationId, annotationId, ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql`SELECT id FROM comments
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId} AND ${sql.in("id", ids)}`.pipe(
+          allRows((row: { readonly id: IntegerColumn }) => num(row.id))
+        ),
+      nextCommentSeq: (apiKey, organizationId, annotationId) =>
+        sql`SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM comments
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND annotation_id = ${annotationId}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly next: IntegerColumn }>) => num(rows[0]!.next))
         ),
       listComments: (apiKey, organizationId, annotationIds) =>
         annotationIds.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM comments

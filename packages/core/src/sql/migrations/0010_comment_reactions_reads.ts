@@ -8,6 +8,8 @@ export default Effect.gen(function*() {
   const { text, bigint } = columnTypes(sql)
   // A comment's place in its thread's order of insertion: comments sent together share created_at.
   yield* sql`ALTER TABLE comments ADD COLUMN seq ${bigint} NOT NULL DEFAULT 0`
+  // comments/add reads the thread's highest seq: without this, every row of a long thread.
+  yield* sql`CREATE INDEX comments_seq ON comments (api_key, organization_id, annotation_id, seq)`
 
   // One row per user, emoji and comment; the thread's reads group them per emoji.
   yield* sql`CREATE TABLE comment_reactions (
