@@ -16,7 +16,7 @@ const DEFAULT_QUERY_LIMIT = 20
  * Judgments read per scope for a suggestion: the newest of the document, of the organization
  * and of the whole key (the engine widens in that order), so one busy scope cannot crowd out another.
  */
-export const SUGGEST_CANDIDATES_PER_SCOPE = 5_000
+export const SUGGEST_CANDIDATES_PER_SCOPE = 1_000
 
 type ItemResult = { success: boolean; id: string; message: string }
 

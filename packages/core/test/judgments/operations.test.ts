@@ -2,6 +2,7 @@ import type { TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
 import { expectInvalidArgument } from "../../../../test-support/expect.js"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { SUGGEST_CANDIDATES_PER_SCOPE } from "../../src/judgments/Judgments.js"
 
 const ADD = "/v2/memory/judgments/add"
 const QUERY = "/v2/memory/judgments/query"
@@ -291,6 +292,21 @@ forEachBackend("memory", (ctx) => {
       // An organization with too little precedent widens to the whole key.
       const other = await suggest(creds, { query: QUESTION, organizationId: "elsewhere" })
       expect(other.primary).toMatchObject({ recommendation: "approve", scope: "apiKey", basedOn: 7 })
+    })
+
+    it(`weighs only the newest ${SUGGEST_CANDIDATES_PER_SCOPE} judgments of a scope, so one call's work is bounded`, async () => {
+      const creds = await ctx().workspace()
+      await add(creds, ["r1", "r2", "r3"].map((reviewerId, i) => rejection(reviewerId, { createdAt: 1_000 + i })))
+      const newer = (count: number, from: number) =>
+        Array.from({ length: count }, (_, i) => ({ content: "Logo colour is too bright", reasoning: "Brand palette", decision: "approved", judgeType: "human", createdAt: from + i }))
+      // One short of the bound: the three old rejections are still among the candidates.
+      for (let done = 0; done < SUGGEST_CANDIDATES_PER_SCOPE - 3; done += 100) {
+        await add(creds, newer(Math.min(100, SUGGEST_CANDIDATES_PER_SCOPE - 3 - done), 10_000 + done))
+      }
+      expect((await suggest(creds, { query: QUESTION })).primary).toMatchObject({ recommendation: "reject", basedOn: 3 })
+      // Three newer judgments push them out.
+      await add(creds, newer(3, 100_000))
+      expect(await suggest(creds, { query: QUESTION })).toEqual({ primary: null, conflict: null })
     })
 
     it("never counts another API key's judgments", async () => {
