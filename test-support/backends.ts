@@ -95,12 +95,33 @@ export const backends: ReadonlyArray<Backend> = [
   }
 ]
 
+/** PostgreSQL behind a real node:http server: for the suites that must cover HTTP on every storage (fuzzing). */
+export const postgresOverHttp: Backend = {
+  name: "postgres over node-http",
+  start: async ({ mailer, options } = {}) => {
+    const db = await testDatabase()
+    const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer)
+    const server = createServer(toNodeListener(atrium))
+    const url = await listen(server)
+    return started(atrium, httpClient(url), async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await atrium.dispose()
+      await db.drop()
+    })
+  }
+}
+
 /**
  * Runs `suite` once per backend, with a started backend shared by the suite's
  * tests (each test makes its own workspace, so tests never see each other's data).
  */
-export const forEachBackend = (title: string, suite: (ctx: () => Started) => void, options?: StartOptions) => {
-  for (const backend of backends) {
+export const forEachBackend = (
+  title: string,
+  suite: (ctx: () => Started) => void,
+  options?: StartOptions,
+  extra: ReadonlyArray<Backend> = []
+) => {
+  for (const backend of [...backends, ...extra]) {
     describe(`${title} [${backend.name}]`, () => {
       let current: Started | undefined
       beforeAll(async () => {

@@ -15,7 +15,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import { expect, it } from "vitest"
 import type { AtriumHandler } from "../../src/Atrium.js"
-import { forEachBackend } from "../../../../test-support/backends.js"
+import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
 import { httpStatusOf } from "../../src/protocol/ErrorStatus.js"
 
@@ -209,4 +209,4 @@ forEachBackend("fuzz", (ctx) => {
       }
     }
   }, 120_000)
-}, { options: { strictStatuses: true } })
+}, { options: { strictStatuses: true } }, [postgresOverHttp])

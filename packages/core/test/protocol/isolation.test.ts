@@ -10,7 +10,7 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import { expect, it } from "vitest"
-import { forEachBackend } from "../../../../test-support/backends.js"
+import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
 
 const MARK = "ISOLATED-A-7d1e"
@@ -161,4 +161,4 @@ forEachBackend("isolation between API keys", (ctx) => {
     // Nor did any of A's data end up in B's records (a write that merged in A's row would show here).
     expect((await snapshot(b.headers)).join("\n")).not.toContain(MARK)
   }, 120_000)
-})
+}, undefined, [postgresOverHttp])
