@@ -73,7 +73,10 @@ export interface AtriumHandler {
   readonly handle: (request: AtriumRequest) => Promise<AtriumResponse>
   /** The same, for runtimes that speak WHATWG `Request`/`Response`. */
   readonly fetch: (request: Request) => Promise<Response>
-  /** Resolves once storage is open and migrated; optional, the first request waits for it too. */
+  /**
+   * Resolves once storage is open and migrated; rejects with the cause when it cannot be (requests
+   * are then answered 503 UNAVAILABLE). Optional: the first request waits for it too.
+   */
   readonly ready: () => Promise<void>
   readonly dispose: () => Promise<void>
   /**
@@ -116,12 +119,14 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   }
 
   let dispatch: ((request: AtriumRequest) => Promise<AtriumResponse>) | undefined
+  let startFailure: { readonly cause: unknown } | undefined
   const starting = runtime.runtime().then(
     (rt) => {
       dispatch = makeDispatcher<AtriumServices>({ operations: operations as any, documents, options, runtime: rt })
       return dispatch
     },
     (error) => {
+      startFailure = { cause: error }
       console.error("Atrium could not start:", error)
       const body = errorBody(unavailable("Storage is unavailable."))
       return async (): Promise<AtriumResponse> => ({ status: 503, headers: { "content-type": "application/json; charset=utf-8" }, body })
@@ -140,7 +145,10 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
       const response = await handle({ method: request.method, path: url.pathname, headers, body })
       return new Response(response.body, { status: response.status, headers: response.headers })
     },
-    ready: () => starting.then(() => undefined),
+    ready: () =>
+      starting.then(() => {
+        if (startFailure !== undefined) throw startFailure.cause
+      }),
     dispose: () => runtime.dispose(),
     runDue: () =>
       runtime.runPromise(Effect.gen(function*() {

@@ -38,6 +38,12 @@ export interface AtriumOptions {
    */
   readonly strictStatuses: boolean
   /**
+   * Anyone who reaches the server may create a workspace (`workspace/create` is public, as on the
+   * hosted service). Turn it off (`ATRIUM_PUBLIC_WORKSPACE_CREATE=0`) on a server reachable by
+   * people who should not; `atrium workspace create` still works.
+   */
+  readonly publicWorkspaceCreate: boolean
+  /**
    * Encrypts the secrets the server reads back (webhook signing secrets, the token signing key,
    * the page-token key, the permission provider's token) before they are stored: at least 32
    * characters (`openssl rand -base64 32`; `ATRIUM_ENCRYPTION_KEY`). Unset: stored as they are.
@@ -83,6 +89,7 @@ export const defaultOptions: AtriumOptions = {
   },
   disposableEmailDomains: [],
   strictStatuses: false,
+  publicWorkspaceCreate: true,
   encryptionKey: undefined,
   allowPrivateNetworks: false,
   jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 },

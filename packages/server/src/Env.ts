@@ -24,6 +24,8 @@ const int = (name: string, value: string | undefined, fallback: number, least = 
   return parsed
 }
 
+const isSet = (value: string | undefined) => value !== undefined && value !== ""
+
 /** A yes/no setting: `1` or `true` is yes; unset, `0` or `false` is no; anything else is refused. */
 const yes = (name: string, value: string | undefined) => {
   if (value === undefined || value === "" || value === "0" || value.toLowerCase() === "false") return false
@@ -64,6 +66,7 @@ export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
     ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
     ...(yes("ATRIUM_ALLOW_PRIVATE_NETWORKS", env.ATRIUM_ALLOW_PRIVATE_NETWORKS) && { allowPrivateNetworks: true }),
     ...(yes("ATRIUM_STRICT_STATUSES", env.ATRIUM_STRICT_STATUSES) && { strictStatuses: true }),
+    ...(isSet(env.ATRIUM_PUBLIC_WORKSPACE_CREATE) && { publicWorkspaceCreate: yes("ATRIUM_PUBLIC_WORKSPACE_CREATE", env.ATRIUM_PUBLIC_WORKSPACE_CREATE) }),
     ...(env.ATRIUM_ENCRYPTION_KEY && { encryptionKey: encryptionKey(env.ATRIUM_ENCRYPTION_KEY) }),
     ...(env.ATRIUM_RATE_LIMIT_PER_KEY && {
       // Requests per second per API key, counted in storage so it holds across servers.

@@ -39,13 +39,31 @@ const stdoutLines = () => {
   }
 }
 
+/** The deepest message of an error and its causes: what the driver said (connection refused, …). */
+const rootMessage = (error: unknown): string => {
+  let current = error
+  while (current instanceof Error && current.cause !== undefined) current = current.cause
+  const text = current instanceof Error ? current.message : String(current)
+  return text === "" ? String(error) : text
+}
+
+/** Storage open and migrated, or a clear error (never a server that answers 503 forever). */
+const openedOrFail = async (atrium: AtriumHandler, description: string) => {
+  try {
+    await atrium.ready()
+  } catch (error) {
+    await atrium.dispose().catch(() => undefined)
+    throw new Error(`cannot open the database (${description}): ${rootMessage(error)}`)
+  }
+}
+
 /** Starts Atrium on node:http with the storage `env.databaseUrl` names. */
 export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise<RunningServer> => {
   const stdout = stdoutLines()
   const log = options.log ?? stdout.log
   const storage = storageFromUrl(env.databaseUrl, env)
   const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
-  await atrium.ready()
+  await openedOrFail(atrium, storage.description)
   const listener = toNodeListener(atrium, {
     onResponse: (request, response, ms) =>
       log(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${ms.toFixed(1)}ms`)
@@ -89,14 +107,14 @@ export async function work(env: ServerEnv, options: { readonly once: boolean }) 
   if (options.once) {
     const atrium = createAtrium({ storage: storage.layer, options: env.options })
     try {
-      await atrium.ready()
+      await openedOrFail(atrium, storage.description)
       return await atrium.runDue()
     } finally {
       await atrium.dispose()
     }
   }
   const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
-  await atrium.ready()
+  await openedOrFail(atrium, storage.description)
   process.stdout.write(`atrium worker running (${storage.description})\n`)
   return { close: () => atrium.dispose() }
 }

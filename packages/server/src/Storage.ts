@@ -37,6 +37,11 @@ export const storageFromUrl = (url: string, settings: StorageSettings = {}): Sto
       migrate: Effect.map(Effect.provide(PgStorage.migrate, PgStorage.clientLayer(options)), applied)
     }
   }
+  // Any other scheme (mysql://, a typo) is refused, not taken for a SQLite file named after it.
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(url)?.[1]
+  if (scheme !== undefined && !/^(sqlite|file)$/i.test(scheme)) {
+    throw new Error(`DATABASE_URL "${url.replace(/\/\/[^@/]*@/, "//…@")}" is not supported: use sqlite:<path> (or a bare path) or postgres://user:pass@host:port/db`)
+  }
   // A schema given for SQLite is a mistake in the settings: say so rather than ignore it.
   if (settings.pgSchema !== undefined) throw new Error("ATRIUM_PG_SCHEMA is set, but DATABASE_URL is not a PostgreSQL URL")
   const filename = url.replace(/^(sqlite|file):(\/\/)?/i, "")

@@ -2,23 +2,40 @@
 /** The `atrium` command: serve, worker, migrate, workspace create. */
 import * as Schema from "effect/Schema"
 import { Email } from "@atrium/core"
+import { createRequire } from "node:module"
+import { parseArgs, type ParseArgsConfig } from "node:util"
 import { createWorkspace, migrate, printMigrations } from "./Commands.js"
 import { readEnv } from "./Env.js"
 import { serve, work } from "./Serve.js"
 import { storageFromUrl } from "./Storage.js"
 
-const USAGE = `Usage:
-  atrium serve                                         start the server (PORT, DATABASE_URL); it delivers webhooks
-                                                       and runs background jobs too
-  atrium worker [--once]                               deliver webhooks and run background jobs without serving
-                                                       HTTP; --once: what is due now, then exit (for schedulers)
-  atrium migrate                                       apply pending database migrations
-  atrium migrate --print [--dialect sqlite|pg]         print the SQL of every migration, applying nothing
-                                                       (dialect: DATABASE_URL's by default)
-  atrium workspace create --email <email> [--name <name>]
-                                                       create a workspace; prints one JSON object
+/** Each command: its usage line, what it does, and its options (parsed by node:util's parseArgs). */
+const COMMANDS = {
+  serve: {
+    usage: "atrium serve",
+    about: "start the server (PORT, HOST, DATABASE_URL); it delivers webhooks and runs background jobs too",
+    options: {}
+  },
+  worker: {
+    usage: "atrium worker [--once]",
+    about: "deliver webhooks and run background jobs without serving HTTP; --once: what is due now, then exit (for schedulers)",
+    options: { once: { type: "boolean" } }
+  },
+  migrate: {
+    usage: "atrium migrate [--print [--dialect sqlite|pg]]",
+    about: "apply pending database migrations; --print: print the SQL of every migration, applying nothing (dialect: DATABASE_URL's by default)",
+    options: { print: { type: "boolean" }, dialect: { type: "string" } }
+  },
+  "workspace create": {
+    usage: "atrium workspace create --email <email> [--name <name>]",
+    about: "create a workspace; prints one JSON object with its credentials",
+    options: { email: { type: "string" }, name: { type: "string" } }
+  }
+} satisfies Record<string, { usage: string; about: string; options: NonNullable<ParseArgsConfig["options"]> }>
 
-Environment:
+type CommandName = keyof typeof COMMANDS
+
+const ENVIRONMENT = `Environment:
   PORT                      port to listen on (default 8080)
   HOST                      address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db), or postgres://user:pass@host:port/db
@@ -43,81 +60,108 @@ Environment:
   ATRIUM_ENCRYPTION_KEY     encrypts the secrets stored to be read back (webhook signing secrets, the token
                             signing key, the page-token key, the permission provider's token); at least 32
                             characters (openssl rand -base64 32); keep it: without it they cannot be read
+  ATRIUM_PUBLIC_WORKSPACE_CREATE=0  refuse workspace/create over HTTP (default 1: anyone who reaches the server
+                            may create a workspace); atrium workspace create still works
   ATRIUM_STRICT_STATUSES=1  answer domains/add, domains/delete and v2 documents/add's partial failures
                             409/404 instead of the hosted service's 500 INTERNAL
   ATRIUM_RATE_LIMIT_PER_KEY requests per second per API key, across every server on the database
                             (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After
 `
 
-const flag = (args: ReadonlyArray<string>, name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`)
-  if (i === -1) return undefined
-  const value = args[i + 1]
-  if (value === undefined || value.startsWith("--")) throw new Error(`--${name} needs a value`)
-  return value
+const USAGE = `Usage:
+${Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.about}`).join("\n")}
+  atrium --version
+  atrium <command> --help
+
+${ENVIRONMENT}`
+
+/** What a usage error adds after its message. */
+const usageLine = (name: CommandName) => `Usage: ${COMMANDS[name].usage}  (atrium ${name} --help for more)`
+
+const helpOf = (name: CommandName) => `Usage: ${COMMANDS[name].usage}\n\n${COMMANDS[name].about}\n\n${ENVIRONMENT}`
+
+const version = (): string => (createRequire(import.meta.url)("../package.json") as { version: string }).version
+
+/** A mistake in how the command was called: the message and the usage, exit 2. */
+class UsageError extends Error {}
+
+const fail = (message: string, code = 1): never => {
+  process.stderr.write(`atrium: ${message}\n`)
+  process.exit(code)
 }
 
-const fail = (message: string): never => {
-  process.stderr.write(`atrium: ${message}\n`)
-  process.exit(1)
+/**
+ * The command's flags, or a UsageError (an unknown flag, a missing value, a stray argument).
+ * With --help: prints the command's help and answers undefined, so the command does nothing else.
+ */
+const flagsOf = <N extends CommandName>(name: N, args: ReadonlyArray<string>) => {
+  let values: { help?: boolean } & { [K in keyof (typeof COMMANDS)[N]["options"]]?: (typeof COMMANDS)[N]["options"][K] extends { type: "boolean" } ? boolean : string }
+  try {
+    values = parseArgs({ args: [...args], options: { ...COMMANDS[name].options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values as typeof values
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${usageLine(name)}`)
+  }
+  if (values.help !== true) return values
+  process.stdout.write(helpOf(name))
+  return undefined
+}
+
+/** Runs until the process is told to stop, then closes `running` and exits 0. */
+const untilSignal = (running: { readonly close: () => Promise<void> }, what: string) => {
+  const stop = (signal: string) => {
+    process.stdout.write(`atrium: ${signal}, ${what}\n`)
+    running.close().then(() => process.exit(0), (error) => fail(String(error)))
+  }
+  process.once("SIGTERM", () => stop("SIGTERM"))
+  process.once("SIGINT", () => stop("SIGINT"))
 }
 
 const main = async (args: ReadonlyArray<string>) => {
-  const [command, sub] = args
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(USAGE)
-    return
+  const [first, second] = args
+  if (first === undefined || first === "help" || first === "--help" || first === "-h") return void process.stdout.write(USAGE)
+  if (first === "--version" || first === "-v") return void process.stdout.write(`${version()}\n`)
+  const name = first === "workspace" ? `workspace ${second ?? ""}` : first
+  if (!(name in COMMANDS)) {
+    throw new UsageError(`unknown command "${name.trim()}"; the commands: ${Object.keys(COMMANDS).join(", ")} (atrium --help for more)`)
   }
-  const env = readEnv()
-  switch (command) {
+  const rest = args.slice(name.split(" ").length)
+  switch (name as CommandName) {
     case "serve": {
-      const running = await serve(env)
-      const stop = (signal: string) => {
-        process.stdout.write(`atrium: ${signal}, shutting down\n`)
-        running.close().then(() => process.exit(0), (error) => fail(String(error)))
-      }
-      process.once("SIGTERM", () => stop("SIGTERM"))
-      process.once("SIGINT", () => stop("SIGINT"))
-      return
+      if (flagsOf("serve", rest) === undefined) return
+      return untilSignal(await serve(readEnv()), "shutting down")
     }
     case "worker": {
-      if (args.includes("--once")) {
-        const done = await work(env, { once: true })
-        process.stdout.write(`atrium: ${done.deliveries} delivery attempt(s), ${done.jobTasks} job task(s)\n`)
-        return
+      const flags = flagsOf("worker", rest)
+      if (flags === undefined) return
+      if (flags.once === true) {
+        const done = await work(readEnv(), { once: true })
+        return void process.stdout.write(`atrium: ${done.deliveries} delivery attempt(s), ${done.jobTasks} job task(s)\n`)
       }
-      const running = await work(env, { once: false })
-      const stop = (signal: string) => {
-        process.stdout.write(`atrium: ${signal}, stopping the worker\n`)
-        running.close().then(() => process.exit(0), (error) => fail(String(error)))
-      }
-      process.once("SIGTERM", () => stop("SIGTERM"))
-      process.once("SIGINT", () => stop("SIGINT"))
-      return
+      return untilSignal(await work(readEnv(), { once: false }), "stopping the worker")
     }
     case "migrate": {
-      if (args.includes("--print")) {
-        const dialect = flag(args, "dialect") ?? (storageFromUrl(env.databaseUrl, env).kind === "postgres" ? "pg" : "sqlite")
-        if (dialect !== "sqlite" && dialect !== "pg") return fail(`--dialect must be sqlite or pg, not "${dialect}"`)
-        process.stdout.write(await printMigrations(dialect))
-        return
+      const flags = flagsOf("migrate", rest)
+      if (flags === undefined) return
+      if (flags.dialect !== undefined && flags.print !== true) throw new UsageError(`--dialect goes with --print\n${usageLine("migrate")}`)
+      const env = readEnv()
+      if (flags.print === true) {
+        const dialect = flags.dialect ?? (storageFromUrl(env.databaseUrl, env).kind === "postgres" ? "pg" : "sqlite")
+        if (dialect !== "sqlite" && dialect !== "pg") throw new UsageError(`--dialect must be sqlite or pg, not "${dialect}"`)
+        return void process.stdout.write(await printMigrations(dialect))
       }
       const applied = await migrate(env)
-      process.stdout.write(applied.length === 0 ? "atrium: database is up to date\n" : `atrium: applied ${applied.join(", ")}\n`)
-      return
+      return void process.stdout.write(applied.length === 0 ? "atrium: database is up to date\n" : `atrium: applied ${applied.join(", ")}\n`)
     }
-    case "workspace": {
-      if (sub !== "create") return fail(`unknown command "workspace ${sub ?? ""}"\n${USAGE}`)
-      const ownerEmail = flag(args, "email") ?? fail("workspace create needs --email <email>")
-      if (!Schema.is(Email)(ownerEmail)) return fail(`"${ownerEmail}" is not a valid email address`)
-      const name = flag(args, "name")
-      const created = await createWorkspace(env, { ownerEmail, ...(name !== undefined && { name }) })
-      process.stdout.write(JSON.stringify(created) + "\n")
-      return
+    case "workspace create": {
+      const flags = flagsOf("workspace create", rest)
+      if (flags === undefined) return
+      if (flags.email === undefined) throw new UsageError(`workspace create needs --email <email>\n${usageLine("workspace create")}`)
+      if (!Schema.is(Email)(flags.email)) throw new UsageError(`"${flags.email}" is not a valid email address`)
+      const created = await createWorkspace(readEnv(), { ownerEmail: flags.email, ...(flags.name !== undefined && { name: flags.name }) })
+      return void process.stdout.write(JSON.stringify(created) + "\n")
     }
-    default:
-      return fail(`unknown command "${command}"\n${USAGE}`)
   }
 }
 
-main(process.argv.slice(2)).catch((error) => fail(error instanceof Error ? error.message : String(error)))
+main(process.argv.slice(2)).catch((error) =>
+  error instanceof UsageError ? fail(error.message, 2) : fail(error instanceof Error ? error.message : String(error)))

@@ -1,7 +1,7 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -42,7 +42,7 @@ describe("atrium CLI", () => {
     expect(sqlite.stdout).toContain("-- 0010_comment_reactions_reads\n")
     expect(existsSync(join(dir, "untouched.db"))).toBe(false)
     await expect(run(["migrate", "--print", "--dialect", "mysql"])).rejects.toMatchObject({
-      code: 1,
+      code: 2,
       stderr: expect.stringContaining("--dialect must be sqlite or pg")
     })
   })
@@ -63,10 +63,64 @@ describe("atrium CLI", () => {
   })
 
   it("refuses a bad email, a second workspace for one email, and unknown commands", async () => {
-    await expect(run(["workspace", "create", "--email", "nope"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("not a valid email") })
+    await expect(run(["workspace", "create", "--email", "nope"])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("not a valid email") })
     await expect(run(["workspace", "create", "--email", "cli@example.com"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("ALREADY_EXISTS") })
-    await expect(run(["bogus"])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unknown command "bogus"') })
+    await expect(run(["bogus"])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "bogus"') })
     await expect(run(["migrate"], { ATRIUM_PG_SCHEMA: "atrium" })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("not a PostgreSQL URL") })
+  })
+
+  it("--help prints a command's help and does nothing else; --version prints the version", async () => {
+    const untouched = { DATABASE_URL: `sqlite:${join(dir, "help.db")}` }
+    for (const command of [["serve"], ["worker"], ["migrate"], ["workspace", "create"]]) {
+      const { stdout } = await run([...command, "--help"], untouched)
+      expect(stdout).toContain(`Usage: atrium ${command.join(" ")}`)
+      expect(stdout).toContain("DATABASE_URL")
+    }
+    // Even with the flags that would run it: nothing migrated, served or created.
+    expect((await run(["workspace", "create", "--email=help@example.com", "-h"], untouched)).stdout).toContain("Usage: atrium workspace create")
+    expect(existsSync(join(dir, "help.db"))).toBe(false)
+    expect((await run(["--help"])).stdout).toContain("atrium <command> --help")
+    const { version } = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"))
+    expect((await run(["--version"])).stdout).toBe(`${version}\n`)
+  })
+
+  it("takes --flag=value, and refuses unknown flags, missing values and stray arguments with exit 2", async () => {
+    const { stdout } = await run(["workspace", "create", "--email=equals@example.com", "--name=Equals"])
+    expect(Object.keys(JSON.parse(stdout))).toContain("apiKey")
+    for (const [args, message] of [
+      [["migrate", "--bogus"], "Unknown option '--bogus'"],
+      [["serve", "extra"], "Unexpected argument 'extra'"],
+      [["workspace", "create", "--email"], "--email"],
+      [["workspace", "create"], "workspace create needs --email"],
+      [["migrate", "--dialect", "pg"], "--dialect goes with --print"],
+      [["worker", "--once=yes"], "--once"]
+    ] as const) {
+      await expect(run([...args]), args.join(" ")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(message) })
+    }
+  })
+
+  it("refuses an unknown DATABASE_URL scheme, and a database it cannot open, with exit 1 and what is wrong", async () => {
+    await expect(run(["serve"], { DATABASE_URL: "mysql://user:secret@db/app", PORT: "0" })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/DATABASE_URL "mysql:\/\/…@db\/app" is not supported/)
+    })
+    expect(existsSync("mysql:")).toBe(false)
+    const notADatabase = join(dir, "not-a-database.db")
+    writeFileSync(notADatabase, "plain text, not SQLite")
+    await expect(run(["serve"], { DATABASE_URL: `sqlite:${notADatabase}`, PORT: "0" })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`cannot open the database (SQLite at ${notADatabase}): file is not a database`)
+    })
+    await expect(run(["serve"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", PORT: "0" })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("cannot open the database (PostgreSQL at 127.0.0.1:1/none)")
+    })
+  })
+
+  it("serve listens on 127.0.0.1 unless HOST says otherwise", async () => {
+    const server = await startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "" } })
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(await server.stop()).toBe(0)
   })
 
   it("serve answers with the created credentials, logs one line per request, and stops cleanly on SIGTERM", async () => {

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret, secretHint } from "../crypto/Secrets.js"
 import { Access } from "../protocol/Access.js"
-import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.js"
+import { alreadyExists, invalidArgument, notFound, permissionDenied } from "../protocol/ApiError.js"
 import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
@@ -17,6 +17,8 @@ import type {
   UpdateApiKeyInput
 } from "./WorkspaceSchemas.js"
 import { type ApiKeyRow, type ApiKeyType, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
+
+export const PUBLIC_CREATE_OFF = "Workspace creation over the API is turned off on this server: the operator creates workspaces with `atrium workspace create`."
 
 export const DISPOSABLE_EMAIL = "This email domain is not supported."
 const API_KEY_NOT_FOUND = "API key not found."
@@ -85,10 +87,12 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
     return {
       /**
        * Refuses disposable emails and a second workspace for one email. Callers
-       * over HTTP are rate limited per IP; the operator's CLI passes no IP.
+       * over HTTP are rate limited per IP, and refused when the operator turned public creation
+       * off; the operator's CLI passes no IP.
        */
       create: (input: typeof CreateWorkspaceInput.Type, ip: string | undefined) =>
         Effect.gen(function*() {
+          if (ip !== undefined && !config.publicWorkspaceCreate) return yield* permissionDenied(PUBLIC_CREATE_OFF)
           if (isDisposableEmail(input.ownerEmail, config.disposableEmailDomains)) return yield* invalidArgument(DISPOSABLE_EMAIL)
           if (ip !== undefined) yield* limiter.consume([[`workspace-create:ip:${ip}`, config.rateLimits.workspaceCreatePerIp]])
           return yield* withTransaction(Effect.gen(function*() {

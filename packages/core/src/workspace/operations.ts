@@ -23,7 +23,7 @@ export const workspaceOperations = [
     summary: "Create a workspace with one testing API key. Its secrets are in this answer only.",
     input: CreateWorkspaceInput,
     output: WorkspaceResult,
-    errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS", "RESOURCE_EXHAUSTED"],
+    errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS", "RESOURCE_EXHAUSTED", "PERMISSION_DENIED"],
     service: Workspaces,
     handler: (workspaces, input, caller) => workspaces.create(input, caller.ip)
   }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { PUBLIC_CREATE_OFF, Workspaces } from "../../src/workspace/Workspaces.js"
 
 forEachBackend("workspace", (ctx) => {
   describe("workspace/create (public)", () => {
@@ -147,3 +148,17 @@ forEachBackend("workspace", (ctx) => {
     })
   })
 })
+
+forEachBackend("workspace/create turned off (publicWorkspaceCreate: false)", (ctx) => {
+  it("refuses workspace/create over the API with PERMISSION_DENIED, while the operator's path still creates", async () => {
+    const { atrium, client } = ctx()
+    const refused = await client.post("/v2/workspace/create", { ownerEmail: "someone@example.com" })
+    expect(refused.status).toBe(403)
+    expect(refused.body).toEqual({ error: { status: "PERMISSION_DENIED", message: PUBLIC_CREATE_OFF } })
+    // `atrium workspace create` calls the service with no client address.
+    const created = await atrium.runtime.runPromise(Workspaces.create({ ownerEmail: "operator@example.com" }, undefined))
+    expect(created.data.owner.email).toBe("operator@example.com")
+    const listed = await client.post("/v2/workspace/get", {}, { "x-service-workspace-id": created.data.id, "x-service-workspace-auth-token": created.data.authToken! })
+    expect(listed.status).toBe(200)
+  })
+}, { options: { publicWorkspaceCreate: false } })
