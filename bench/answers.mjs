@@ -53,9 +53,11 @@ export const threadChildren = (table, order, count) =>
 export const COMMENT_ORDER = "annotation_id, created_at, seq, id"
 export const REACTION_ORDER = "annotation_id, comment_id, created_at, reaction_id, user_id"
 export const THREAD_BY_ID = "SELECT * FROM comment_annotations WHERE api_key = $1 AND organization_id = $2 AND id = $3"
-export const THREAD_COMMENT_IDS = "SELECT id FROM comments WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3"
+/** Whether the thread has comment `$4`, and the `seq` its next comment takes: what Atrium asks before it inserts. */
+export const COMMENT_BY_ID = "SELECT id FROM comments WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3 AND id = $4"
+export const NEXT_SEQ = "SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM comments WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3"
 export const INSERT_COMMENT =
-  "INSERT INTO comments (api_key, organization_id, annotation_id, id, created_by, created_at, last_updated, record, seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)"
+  "INSERT INTO comments (api_key, organization_id, annotation_id, id, created_by, created_at, last_updated, record, seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
 /** Moves a thread's lastUpdated forward: `[now, apiKey, organizationId, annotationId, now]` (SQLite's `?` binds in order). */
 export const TOUCH_THREAD =
   "UPDATE comment_annotations SET last_updated = $1 WHERE api_key = $2 AND organization_id = $3 AND id = $4 AND last_updated < $5"

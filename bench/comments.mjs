@@ -83,7 +83,7 @@ try {
     {
       name: "comments/add (1 comment)",
       path: "/v2/commentannotations/comments/add",
-      data: { organizationId, documentId, annotationId: "thread-%THREAD%", commentData: [{ commentText: "Agreed, let's ship it.", from: { userId: "user-1", name: "User 1" } }] },
+      data: { organizationId, documentId, annotationId: "thread-%N%", commentData: [{ commentText: "Agreed, let's ship it.", from: { userId: "user-1", name: "User 1" } }] },
       rotate: threadCount,
       // Random ids: the same message and one id.
       same: (body) => JSON.stringify({ message: body.result.message, ids: body.result.data.length })
@@ -104,7 +104,7 @@ try {
       for (const target of targets) {
         const server = await start(process.execPath, target.args, { ...env, ...target.env })
         try {
-          const sampleData = JSON.parse(JSON.stringify(request.data).replaceAll("%THREAD%", "0"))
+          const sampleData = JSON.parse(JSON.stringify(request.data).replaceAll("%N%", "0"))
           const sample = request.same(await post(server.url, request.path, sampleData))
           request.expected ??= sample
           if (sample !== request.expected) {

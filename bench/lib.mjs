@@ -127,8 +127,8 @@ export const peakRss = (pid) => {
  * keeps running meanwhile. Fails on any non-2xx answer.
  */
 export const wrk = async ({ connections, creds, data, rotate, seconds, url }) => {
-  // rotate: each request's body has its "%THREAD%" replaced by the next of 0 … rotate - 1 (post-rotating.lua).
-  const script = join(root, rotate === undefined ? "bench/post.lua" : "bench/post-rotating.lua")
+  // rotate: each request's body has its "%N%" replaced by the next of 0 … rotate - 1 (mixed.lua).
+  const script = join(root, rotate === undefined ? "bench/post.lua" : "bench/mixed.lua")
   const { stdout: out } = await promisify(execFile)(
     "taskset",
     ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url],
@@ -137,7 +137,7 @@ export const wrk = async ({ connections, creds, data, rotate, seconds, url }) =>
       env: {
         ...process.env,
         BENCH_BODY: JSON.stringify({ data }),
-        BENCH_ROTATE: String(rotate ?? 1),
+        ...(rotate !== undefined && { BENCH_REQUESTS: `${new URL(url).pathname} ${JSON.stringify({ data })}`, BENCH_ROTATE: String(rotate) }),
         BENCH_API_KEY: creds.apiKey,
         BENCH_AUTH_TOKEN: creds.authToken
       }

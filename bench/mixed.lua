@@ -1,10 +1,12 @@
 -- wrk: POST a mix of requests in turn: BENCH_REQUESTS holds one per line, "<path> <body>"; "%N%"
--- in a body becomes a number new to each request, so writes add rows instead of overwriting one.
+-- in a body becomes a number new to each request, so writes add rows instead of overwriting one
+-- (with BENCH_ROTATE, a number from 0 to BENCH_ROTATE - 1 in turn: writes spread over that many rows).
 local requests = {}
 for line in string.gmatch(os.getenv("BENCH_REQUESTS"), "[^\n]+") do
   local path, body = string.match(line, "^(%S+) (.+)$")
   requests[#requests + 1] = { path = path, body = body }
 end
+local rotate = tonumber(os.getenv("BENCH_ROTATE") or "")
 local n = 0
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
@@ -14,7 +16,7 @@ wrk.headers["x-service-auth-token"] = os.getenv("BENCH_AUTH_TOKEN")
 request = function()
   n = n + 1
   local r = requests[(n % #requests) + 1]
-  local body = string.gsub(r.body, "%%N%%", tostring(n))
+  local body = string.gsub(r.body, "%%N%%", tostring(rotate and n % rotate or n))
   return wrk.format(nil, r.path, nil, body)
 end
 

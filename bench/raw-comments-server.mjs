@@ -5,14 +5,15 @@ import { createServer } from "node:http"
 import { createRequire } from "node:module"
 import {
   COMMENT_ORDER,
+  COMMENT_BY_ID,
   commentRecord,
   commentsAddedAnswer,
   INSERT_COMMENT,
+  NEXT_SEQ,
   onData,
   REACTION_ORDER,
   sqlite,
   THREAD_BY_ID,
-  THREAD_COMMENT_IDS,
   THREAD_PAGE,
   threadChildren,
   threadsAnswer,
@@ -89,14 +90,15 @@ const addComments = (data) => {
   return db.write((query) =>
     then(query(THREAD_BY_ID, [apiKey, organizationId, annotationId]), ([thread]) => {
       if (!thread || thread.document_id !== documentId) throw new Error("no such thread")
-      return then(query(THREAD_COMMENT_IDS, [apiKey, organizationId, annotationId]), (rows) => {
-        const taken = new Set(rows.map((r) => Number(r.id)))
-        let id
-        do id = 100000 + Math.floor(Math.random() * 900000)
-        while (taken.has(id))
-        return then(query(INSERT_COMMENT, [apiKey, organizationId, annotationId, id, input.from.userId, now, now, commentRecord(input)]), () =>
-          then(query(TOUCH_THREAD, [now, apiKey, organizationId, annotationId, now]), () => commentsAddedAnswer([id])))
-      })
+      // A random six-digit id the thread does not have, asked of the table by id.
+      const freeId = () => {
+        const id = 100000 + Math.floor(Math.random() * 900000)
+        return then(query(COMMENT_BY_ID, [apiKey, organizationId, annotationId, id]), (clash) => clash.length > 0 ? freeId() : id)
+      }
+      return then(freeId(), (id) =>
+        then(query(NEXT_SEQ, [apiKey, organizationId, annotationId]), ([{ next }]) =>
+          then(query(INSERT_COMMENT, [apiKey, organizationId, annotationId, id, input.from.userId, now, now, commentRecord(input), Number(next)]), () =>
+            then(query(TOUCH_THREAD, [now, apiKey, organizationId, annotationId, now]), () => commentsAddedAnswer([id])))))
     }))
 }
 

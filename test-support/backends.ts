@@ -49,6 +49,17 @@ const started = async (atrium: AtriumHandler, client: TestClient, stop: () => Pr
 export const listen = (server: Server): Promise<string> =>
   new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
 
+/** `atrium` behind a real node:http server on loopback; `cleanup` runs once the server and Atrium are closed. */
+const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): Promise<Started> => {
+  const server = createServer(toNodeListener(atrium))
+  const url = await listen(server)
+  return started(atrium, httpClient(url), async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await atrium.dispose()
+    await cleanup()
+  })
+}
+
 export const backends: ReadonlyArray<Backend> = [
   {
     name: "memory",
@@ -72,14 +83,7 @@ export const backends: ReadonlyArray<Backend> = [
     name: "sqlite over node-http",
     start: async ({ mailer, options } = {}) => {
       const db = sqliteFile()
-      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer)
-      const server = createServer(toNodeListener(atrium))
-      const url = await listen(server)
-      return started(atrium, httpClient(url), async () => {
-        await new Promise<void>((resolve) => server.close(() => resolve()))
-        await atrium.dispose()
-        db.cleanup()
-      })
+      return startedOverHttp(testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer), db.cleanup)
     }
   },
   {
@@ -100,14 +104,7 @@ export const postgresOverHttp: Backend = {
   name: "postgres over node-http",
   start: async ({ mailer, options } = {}) => {
     const db = await testDatabase()
-    const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer)
-    const server = createServer(toNodeListener(atrium))
-    const url = await listen(server)
-    return started(atrium, httpClient(url), async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      await atrium.dispose()
-      await db.drop()
-    })
+    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer), db.drop)
   }
 }
 

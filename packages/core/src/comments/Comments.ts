@@ -163,26 +163,23 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           return id
         }))
 
-    /** Rows for `inputs`, the i-th taking `commentIds[i]` and the place `firstSeq + i` in its thread. */
     /**
      * Ids for comments added to an existing thread: the given ones, and for the others picks that
-     * neither the batch nor the thread has (asked of storage by id, picked again on the rare
+     * neither the batch nor the thread has (asked of storage by id, all picked again on the rare
      * clash), so a long thread is never read whole.
      */
     const freeCommentIds = (apiKey: string, organizationId: string, annotationId: string, inputs: ReadonlyArray<{ readonly commentId?: number }>) =>
       Effect.gen(function*() {
         const taken = new Set(inputs.flatMap((c) => c.commentId ?? []))
-        let ids = yield* assignCommentIds(inputs, new Set(taken))
         for (;;) {
-          const picked = ids.filter((_, i) => inputs[i]!.commentId === undefined)
-          const clashes = new Set(yield* repo.existingCommentIds(apiKey, organizationId, annotationId, picked))
-          if (clashes.size === 0) return ids
-          for (const id of [...ids, ...clashes]) taken.add(id)
-          const current = ids
-          ids = yield* assignCommentIds(inputs.map((c, i) => clashes.has(current[i]!) ? c : { commentId: current[i]! }), new Set(taken))
+          const ids = yield* assignCommentIds(inputs, new Set(taken))
+          const clashes = yield* repo.existingCommentIds(apiKey, organizationId, annotationId, ids.filter((id) => !taken.has(id)))
+          if (clashes.length === 0) return ids
+          for (const id of clashes) taken.add(id)
         }
       })
 
+    /** Rows for `inputs`, the i-th taking `commentIds[i]` and the place `firstSeq + i` in its thread. */
     const commentRows = (
       apiKey: string,
       organizationId: string,

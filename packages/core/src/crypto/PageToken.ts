@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto"
+import { createSecretKey } from "node:crypto"
+import { open, seal } from "./Aead.js"
 
 /** Page tokens older than this are stale (INVALID_ARGUMENT). */
 export const PAGE_TOKEN_LIFETIME_MILLIS = 24 * 60 * 60 * 1000
@@ -6,8 +7,6 @@ export const PAGE_TOKEN_LIFETIME_MILLIS = 24 * 60 * 60 * 1000
 /** Tolerated clock difference between the server that issued a token and the one reading it. */
 export const PAGE_TOKEN_CLOCK_SKEW_MILLIS = 5 * 60 * 1000
 
-const IV_BYTES = 12
-const TAG_BYTES = 16
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 export interface PageTokenCodec {
@@ -27,31 +26,19 @@ export const makePageTokenCodec = (secret: Uint8Array): PageTokenCodec => {
   const key = createSecretKey(secret)
 
   const encode = (binding: string, cursor: unknown, issuedAtMillis: number): string => {
-    const iv = randomBytes(IV_BYTES)
-    const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES })
-    cipher.setAAD(Buffer.from(binding, "utf8"))
     const plaintext = Buffer.from(JSON.stringify({ c: cursor, t: issuedAtMillis }), "utf8")
-    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
-    return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64url")
+    return seal(key, plaintext, Buffer.from(binding, "utf8")).toString("base64url")
   }
 
   const decode = (binding: string, token: string, nowMillis: number): unknown | undefined => {
     // Buffer.from(…, "base64url") silently skips bad characters, so check the alphabet first.
     if (typeof token !== "string" || !BASE64URL.test(token)) return undefined
     const bytes = Buffer.from(token, "base64url")
-    if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined
     // One token, one spelling: reject trailing bits/characters the decoder would drop.
     if (bytes.toString("base64url") !== token) return undefined
-    let plaintext: string
-    try {
-      // authTagLength pins the tag size: GCM would otherwise accept a truncated tag.
-      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES })
-      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
-      decipher.setAAD(Buffer.from(binding, "utf8"))
-      plaintext = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8")
-    } catch {
-      return undefined // authentication failed: tampered, other key, or other binding
-    }
+    const opened = open(key, bytes, Buffer.from(binding, "utf8"))
+    if (opened === undefined) return undefined // too short, tampered, other key, or other binding
+    const plaintext = opened.toString("utf8")
     let payload: unknown
     try {
       payload = JSON.parse(plaintext)

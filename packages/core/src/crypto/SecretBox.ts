@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto"
+import { createSecretKey, hkdfSync } from "node:crypto"
+import { open, seal } from "./Aead.js"
 
 /**
  * Secrets the server must read back (webhook signing secrets, the token signing key, the
@@ -10,7 +11,6 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * instead (crypto/Secrets.ts).
  */
 export interface SecretBoxShape {
-  readonly encrypting: boolean
   readonly seal: (plain: string) => string
   /** A value stored before the key was set is read as it is. */
   readonly open: (stored: string) => string
@@ -21,7 +21,6 @@ const PREFIX = "enc:v1:"
 export const MIN_ENCRYPTION_KEY_LENGTH = 32
 
 const plain: SecretBoxShape = {
-  encrypting: false,
   seal: (value) => value,
   open: (stored) => {
     if (stored.startsWith(PREFIX)) throw new Error("A secret in the database is encrypted, but no encryption key (ATRIUM_ENCRYPTION_KEY) is set.")
@@ -35,25 +34,16 @@ export const makeSecretBox = (encryptionKey: string | undefined): SecretBoxShape
   if (encryptionKey.length < MIN_ENCRYPTION_KEY_LENGTH) {
     throw new Error(`The encryption key must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${encryptionKey.length}.`)
   }
-  const key = Buffer.from(hkdfSync("sha256", encryptionKey, "atrium", "atrium secret box v1", 32))
+  const key = createSecretKey(Buffer.from(hkdfSync("sha256", encryptionKey, "atrium", "atrium secret box v1", 32)))
   return {
-    encrypting: true,
-    seal: (value) => {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv("aes-256-gcm", key, iv)
-      const body = Buffer.concat([cipher.update(value, "utf8"), cipher.final()])
-      return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")
-    },
+    seal: (value) => PREFIX + seal(key, Buffer.from(value, "utf8")).toString("base64url"),
     open: (stored) => {
       if (!stored.startsWith(PREFIX)) return stored
-      const raw = Buffer.from(stored.slice(PREFIX.length), "base64url")
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12))
-        decipher.setAuthTag(raw.subarray(12, 28))
-        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")
-      } catch {
+      const opened = open(key, Buffer.from(stored.slice(PREFIX.length), "base64url"))
+      if (opened === undefined) {
         throw new Error("A secret in the database cannot be decrypted with this encryption key (ATRIUM_ENCRYPTION_KEY): it was stored under another one.")
       }
+      return opened.toString("utf8")
     }
   }
 }

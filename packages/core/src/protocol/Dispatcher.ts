@@ -12,7 +12,7 @@ import { makeDecoder } from "./Decode.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
 import { jsonProblem } from "./JsonLimits.js"
-import type { Operation, StrictStatus } from "./Operation.js"
+import type { ApiKeyCaller, Operation, StrictStatus } from "./Operation.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
 export interface AtriumRequest {
@@ -142,6 +142,10 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
         ? handled
         : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
     }
+    // With a per-key rate limit every authenticated API-key call is counted first; without one, nothing is added.
+    const runAsKey = limitApiKey === undefined
+      ? run
+      : (data: unknown, caller: ApiKeyCaller) => Effect.zipRight(limitApiKey(caller.apiKey), run(data, caller))
     const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R> => {
       const ip = request.ip ?? ""
       switch (operation.auth) {
@@ -156,13 +160,9 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
           const apiKey = header(request, names.apiKey)
           const authToken = header(request, names.authToken)
           const known = access.knownApiKeyCaller(apiKey, authToken, ip)
-          if (limitApiKey !== undefined) {
-            return Effect.flatMap(known !== undefined ? Effect.succeed(known) : access.apiKeyCaller(apiKey, authToken, ip), (caller) =>
-              Effect.zipRight(limitApiKey(caller.apiKey), run(data, caller)))
-          }
           return known !== undefined
-            ? run(data, known)
-            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => run(data, caller))
+            ? runAsKey(data, known)
+            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => runAsKey(data, caller))
         }
       }
     }

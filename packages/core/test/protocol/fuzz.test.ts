@@ -9,35 +9,18 @@
  * is printed so a failure can be replayed with FUZZ_SEED.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
-import * as Schema from "effect/Schema"
 import { expect, it } from "vitest"
 import type { AtriumHandler } from "../../src/Atrium.js"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
 import { httpStatusOf } from "../../src/protocol/ErrorStatus.js"
+import { schemaSamples } from "./schemaSamples.js"
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12)
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000)
 console.log(`[fuzz] FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`)
-
-/** Valid inputs of an operation, encoded as a client sends them; none when the schema has no arbitrary. */
-const validInputs = (input: Schema.Schema<any, any, never>, count: number, seed: number): Array<unknown> => {
-  try {
-    const encode = Schema.encodeSync(input)
-    return FastCheck.sample(Arbitrary.make(input), { numRuns: count, seed }).flatMap((value) => {
-      try {
-        return [encode(value)]
-      } catch {
-        return []
-      }
-    })
-  } catch {
-    return []
-  }
-}
 
 const nested = (depth: number): unknown => depth === 0 ? "leaf" : { a: nested(depth - 1) }
 
@@ -166,7 +149,7 @@ forEachBackend("fuzz", (ctx) => {
     let answered = 0
     let refusedChecked = 0
     for (const [index, operation] of operations.entries()) {
-      const valid = validInputs(operation.input, RUNS, SEED + index)
+      const valid = schemaSamples(operation.input, RUNS, SEED + index)
       const bodies = [...valid, ...Array.from({ length: RUNS }, (_, i) => mutate(valid[i % Math.max(valid.length, 1)] ?? {}, random))]
       const headers = operation.auth === "workspace" ? creds.workspaceHeaders : creds.headers
       for (const data of bodies) {

@@ -6,12 +6,10 @@
  * set to A's. No answer to B may carry A's marker or secret, and A's own reads answer exactly as
  * before.
  */
-import * as Arbitrary from "effect/Arbitrary"
-import * as FastCheck from "effect/FastCheck"
-import * as Schema from "effect/Schema"
 import { expect, it } from "vitest"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
+import { schemaSamples } from "./schemaSamples.js"
 
 const MARK = "ISOLATED-A-7d1e"
 const SAMPLES = 6
@@ -128,20 +126,7 @@ forEachBackend("isolation between API keys", (ctx) => {
     let calls = 0
     let carriedOut = 0
     for (const [index, operation] of operations.entries()) {
-      let samples: Array<unknown> = []
-      try {
-        const input = operation.input as Schema.Schema<unknown, unknown, never>
-        const encode = Schema.encodeSync(input)
-        samples = FastCheck.sample(Arbitrary.make(input), { numRuns: SAMPLES, seed: 7 + index }).flatMap((v) => {
-          try {
-            return [encode(v)]
-          } catch {
-            return []
-          }
-        })
-      } catch {
-        samples = []
-      }
+      const samples = schemaSamples(operation.input, SAMPLES, 7 + index)
       const bodies = [...samples.map(aim), ...pageTokens.map((pageToken) => ({ organizationId: "org1", pageToken })), aimed]
       const headers = operation.auth === "workspace" ? b.workspaceHeaders : b.headers
       for (const data of bodies) {
