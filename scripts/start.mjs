@@ -1,6 +1,6 @@
 // `pnpm start`: builds only when a package's sources are newer than its build, then runs
 // `atrium serve` in this very process (no child to outlive it). pnpm does not pass SIGTERM on to
-// the script it runs, so the server also stops when the pnpm process that started it goes away.
+// the script it runs; the command stops when the pnpm process that started it goes away (cli.ts).
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
@@ -32,12 +32,6 @@ if (stale.length > 0) {
   process.stdout.write(`atrium: building (${stale.join(", ")} changed)\n`)
   execFileSync("pnpm", ["-s", "build"], { cwd: root, stdio: "inherit" })
 }
-
-// The parent (pnpm) gone means whoever started us wants us gone: stop as on SIGTERM.
-const parent = process.ppid
-setInterval(() => {
-  if (process.ppid !== parent) process.kill(process.pid, "SIGTERM")
-}, 500).unref()
 
 process.argv = [process.argv[0], join(root, "packages/server/dist/cli.js"), "serve"]
 await import(join(root, "packages/server/dist/cli.js"))

@@ -22,17 +22,17 @@ export const killServerProcesses = () => {
   running.clear()
 }
 
-/** `node <args>`; resolves once it prints `listening on <url>`, fails if it exits first. */
+/** `node <args>` (or `command <args>`); resolves once it prints `listening on <url>`, fails if it exits first. */
 export const startServerProcess = async (
   args: ReadonlyArray<string>,
-  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {}
+  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv; readonly command?: string } = {}
 ): Promise<ServerProcess> => {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env })
+  const child = spawn(options.command ?? process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env })
   running.add(child)
   let output = ""
   child.stderr.on("data", (chunk) => (output += chunk))
   const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`node ${args.join(" ")} exited early with ${code}: ${output}`)))
+    child.once("exit", (code) => reject(new Error(`${options.command ?? "node"} ${args.join(" ")} exited early with ${code}: ${output}`)))
     child.stdout.on("data", (chunk) => {
       output += chunk
       const match = /listening on (http:\/\/\S+)/.exec(output)

@@ -108,12 +108,24 @@ const flagsOf = <N extends CommandName>(name: N, args: ReadonlyArray<string>) =>
 
 /** Runs until the process is told to stop, then closes `running` and exits 0. */
 const untilSignal = (running: { readonly close: () => Promise<void> }, what: string) => {
+  let stopping = false
   const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
     process.stdout.write(`atrium: ${signal}, ${what}\n`)
     running.close().then(() => process.exit(0), (error) => fail(String(error)))
   }
   process.once("SIGTERM", () => stop("SIGTERM"))
   process.once("SIGINT", () => stop("SIGINT"))
+  // Started by a package manager (`npx atrium`, `pnpm exec atrium`, `pnpm start`): npm's exec
+  // runs us under a shell that dies on SIGTERM without passing it on, and pnpm's run does not
+  // pass it either. Our parent gone means whoever started us wants us gone.
+  if (process.env["npm_command"] !== undefined) {
+    const parent = process.ppid
+    setInterval(() => {
+      if (process.ppid !== parent) stop("parent exited")
+    }, 500).unref()
+  }
 }
 
 const main = async (args: ReadonlyArray<string>) => {

@@ -1,0 +1,263 @@
+/**
+ * The packages as a user gets them: packed tarballs installed into a fresh project outside the
+ * workspace, with npm and with pnpm, in an app that already depends on `effect`. The README's
+ * embedding snippets run there as written (TypeScript stripped, port and file names filled in),
+ * with one copy of `effect` in the tree; `atrium serve` runs from the installed bin; publint and
+ * arethetypeswrong (profile node16) find nothing in any tarball. Needs `pnpm build` first and the
+ * npm registry for the install (about a minute with npm, which compiles better-sqlite3).
+ */
+import { testDatabase, type TestDatabase } from "@atrium/sql-pg/testing"
+import { execFile, spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { connect, createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import ts from "typescript"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exerciseAtrium } from "../../../test-support/ExampleSmoke.js"
+import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+
+const execFileAsync = promisify(execFile)
+const root = join(__dirname, "..", "..", "..")
+const packageDirs = readdirSync(join(root, "packages")).filter((dir) => statSync(join(root, "packages", dir)).isDirectory())
+const work = mkdtempSync(join(tmpdir(), "atrium-tarballs-"))
+const packs = join(work, "packs")
+const tarballs: Record<string, string> = {}
+let database: TestDatabase
+
+/** Runs a command to its end without blocking the test worker (an install takes a minute); resolves with its stdout. */
+const run = async (command: string, args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv = process.env) =>
+  (await execFileAsync(command, args, { cwd, env, encoding: "utf8", maxBuffer: 64 << 20 })).stdout
+
+beforeAll(async () => {
+  mkdirSync(packs)
+  for (const dir of packageDirs) {
+    const name = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")).name as string
+    const before = new Set(readdirSync(packs))
+    await run("pnpm", ["pack", "--pack-destination", packs], join(root, "packages", dir))
+    tarballs[name] = join(packs, readdirSync(packs).find((file) => !before.has(file))!)
+  }
+  database = await testDatabase()
+}, 120_000)
+
+afterAll(async () => {
+  killServerProcesses()
+  await database?.drop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+const tarEntries = async (tarball: string) => (await run("tar", ["tzf", tarball], work)).split("\n")
+const tarFile = (tarball: string, path: string) => run("tar", ["xzf", tarball, "-O", path], work)
+
+describe("each tarball", () => {
+  it("carries its README, the LICENSE, and says where it comes from", async () => {
+    expect(Object.keys(tarballs).sort()).toEqual(packageDirs.map((dir) => `@atrium/${dir}`).sort())
+    for (const [name, tarball] of Object.entries(tarballs)) {
+      const entries = await tarEntries(tarball)
+      expect(entries, name).toEqual(expect.arrayContaining(["package/README.md", "package/LICENSE", "package/package.json"]))
+      expect(await tarFile(tarball, "package/LICENSE")).toBe(readFileSync(join(root, "LICENSE"), "utf8"))
+      expect(await tarFile(tarball, "package/README.md")).toContain(`# ${name}`)
+      const manifest = JSON.parse(await tarFile(tarball, "package/package.json"))
+      expect(manifest.repository, name).toMatchObject({ type: "git", directory: expect.stringMatching(/^packages\//) })
+      expect(manifest.keywords, name).toContain("atrium")
+      expect(manifest.license).toBe("MIT")
+      // Packed manifests name versions, not the workspace protocol.
+      expect(JSON.stringify(manifest), name).not.toContain("workspace:")
+    }
+  })
+
+  it("declares Effect as a peer wherever it imports it, and the adapters @atrium/core", async () => {
+    for (const [name, tarball] of Object.entries(tarballs)) {
+      const manifest = JSON.parse(await tarFile(tarball, "package/package.json"))
+      const dependencies = Object.keys(manifest.dependencies ?? {})
+      for (const shared of ["effect", "@effect/platform", "@effect/sql", "@effect/experimental"]) {
+        expect(dependencies, `${name} bundles its own ${shared}`).not.toContain(shared)
+      }
+      if (name !== "@atrium/core" && name !== "@atrium/server") {
+        expect(manifest.peerDependencies?.["@atrium/core"], name).toBe("^0.1.0")
+        expect(dependencies, name).not.toContain("@atrium/core")
+      }
+    }
+  })
+
+  it("is clean under publint and arethetypeswrong --profile node16", async () => {
+    const bin = (tool: string) => join(root, "node_modules", ".bin", tool)
+    for (const [name, tarball] of Object.entries(tarballs)) {
+      // Both exit non-zero on any finding; the rejection carries their output.
+      await expect(run(bin("publint"), ["--strict", tarball], work), name).resolves.toContain("All good!")
+      await expect(run(bin("attw"), [tarball, "--profile", "node16", "--format", "ascii"], work), name).resolves.toBeTypeOf("string")
+    }
+  }, 120_000)
+})
+
+/** The README's embedding snippets, by the package that mounts Atrium. */
+const readmeSnippets = () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("## Embed it"), readme.indexOf("\n## ", readme.indexOf("## Embed it") + 1))
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  const find = (marker: string) => {
+    const found = blocks.filter((block) => block.includes(marker))
+    expect(found, marker).toHaveLength(1)
+    return ts.transpileModule(found[0]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
+  }
+  expect(blocks).toHaveLength(5)
+  return {
+    nodeHttp: find(`from "@atrium/node-http"`),
+    express: find(`from "@atrium/express"`),
+    fastify: find(`from "@atrium/fastify"`),
+    lambda: find(`from "@atrium/lambda"`),
+    direct: find(`from "@atrium/core/testing"`)
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Whether something accepts a new connection on the port. */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => (socket.destroy(), resolve(true)))
+    socket.once("error", () => resolve(false))
+  })
+
+/** Runs `node file` in `cwd` until `url` answers, then hands over; kills it afterwards. */
+const whileServing = async (cwd: string, file: string, url: string, use: () => Promise<void>) => {
+  const child = spawn(process.execPath, [file], { cwd, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (child.exitCode !== null) throw new Error(`${file} exited with ${child.exitCode}: ${output}`)
+      const up = await fetch(url).then(() => true, () => false)
+      if (up) break
+      if (attempt > 200) throw new Error(`${file} never answered at ${url}: ${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    await use()
+  } finally {
+    child.kill("SIGKILL")
+  }
+}
+
+/** Every copy of the `effect` package installed under `project` (npm's nested trees and pnpm's store), by real path. */
+const effectCopies = (project: string) => {
+  const found = new Set<string>()
+  const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
+  const visitPackage = (path: string, isLink: boolean) => {
+    try {
+      if (JSON.parse(readFileSync(join(path, "package.json"), "utf8")).name === "effect") found.add(realpathSync(path))
+    } catch { /* not a package */ }
+    // A link points into a tree walked on its own (pnpm's store): following it could loop.
+    if (!isLink) walkModules(join(path, "node_modules"))
+  }
+  const walkModules = (modules: string): void => {
+    for (const entry of entries(modules)) {
+      const path = join(modules, entry.name)
+      if (entry.name === ".pnpm") for (const id of entries(path)) walkModules(join(path, id.name, "node_modules"))
+      else if (entry.name.startsWith("@")) for (const scoped of entries(path)) visitPackage(join(path, scoped.name), scoped.isSymbolicLink())
+      else if (entry.isDirectory() || entry.isSymbolicLink()) visitPackage(path, entry.isSymbolicLink())
+    }
+  }
+  walkModules(join(project, "node_modules"))
+  return [...found]
+}
+
+/** The environment of a user's shell: none of the settings pnpm hands the workspace's scripts (node-gyp's header path kept). */
+const userEnv = (): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key))),
+  ...(process.env["npm_config_nodedir"] ? { npm_config_nodedir: process.env["npm_config_nodedir"] } : {})
+})
+
+const managers = [
+  {
+    name: "npm",
+    install: (project: string) => run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, userEnv()),
+    bin: ["npx", ["--no-install", "atrium"]] as const
+  },
+  {
+    name: "pnpm",
+    // A fresh project has no lockfile to freeze (pnpm freezes it by default when CI is set).
+    install: (project: string) => run("pnpm", ["install", "--no-frozen-lockfile", "--reporter=silent"], project, userEnv()),
+    bin: ["pnpm", ["exec", "atrium"]] as const
+  }
+]
+
+describe.each(managers)("installed with $name into an app that already has effect", (manager) => {
+  const project = join(work, manager.name)
+
+  beforeAll(async () => {
+    mkdirSync(project)
+    const files = Object.fromEntries(Object.entries(tarballs).map(([name, tarball]) => [name, `file:${tarball}`]))
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({
+        name: "host-app",
+        private: true,
+        type: "module",
+        dependencies: { effect: "3.22.4", express: "^5.0.0", fastify: "^5.0.0", "sql.js": "^1.13.0", ...files },
+        // The tarballs name each other by version; point those at the tarballs, not the registry.
+        overrides: files,
+        pnpm: { overrides: files, onlyBuiltDependencies: ["better-sqlite3"] }
+      }, null, 2)
+    )
+    await manager.install(project)
+  }, 300_000)
+
+  it("has one copy of effect", () => {
+    expect(effectCopies(project)).toHaveLength(1)
+  })
+
+  it("runs every README embedding snippet", async () => {
+    const snippets = readmeSnippets()
+    for (const adapter of ["nodeHttp", "express", "fastify"] as const) {
+      const port = await freePort()
+      const file = `${adapter}.mjs`
+      writeFileSync(join(project, file), snippets[adapter].replaceAll("3000", String(port)).replaceAll("atrium.db", `${adapter}.db`))
+      await whileServing(project, file, `http://localhost:${port}/`, () => exerciseAtrium(`http://localhost:${port}/collab`))
+    }
+
+    writeFileSync(join(project, "direct.mjs"), snippets.direct + "\nconsole.log(JSON.stringify(page))\n")
+    expect(JSON.parse(await run(process.execPath, ["direct.mjs"], project))).toMatchObject({ data: [] })
+
+    writeFileSync(join(project, "lambda.mjs"), snippets.lambda)
+    writeFileSync(
+      join(project, "invoke.mjs"),
+      `import { handler } from "./lambda.mjs"
+const call = async (path, data, headers = {}) => {
+  const answer = await handler({ version: "2.0", rawPath: path, rawQueryString: "", headers: { "content-type": "application/json", ...headers },
+    requestContext: { http: { method: "POST", path, sourceIp: "127.0.0.1" } }, body: JSON.stringify({ data }), isBase64Encoded: false })
+  return JSON.parse(answer.body)
+}
+const created = (await call("/v2/workspace/create", { ownerEmail: "${manager.name}@example.com" })).result.data
+const [apiKey, { authToken }] = Object.entries(created.apiKeyList)[0]
+console.log(JSON.stringify(await call("/v2/organizations/documents/get", { organizationId: "o" }, { "x-service-api-key": apiKey, "x-service-auth-token": authToken })))
+process.exit(0)
+`
+    )
+    const invoked = await run(process.execPath, ["invoke.mjs"], project, { ...process.env, DATABASE_URL: database.url })
+    expect(JSON.parse(invoked)).toEqual({ result: { status: "success", message: expect.any(String), data: [] } })
+  }, 120_000)
+
+  it("serves from the installed atrium command", async () => {
+    const [command, args] = manager.bin
+    const server = await startServerProcess([...args, "serve"], {
+      command,
+      cwd: project,
+      env: { ...userEnv(), PORT: "0", DATABASE_URL: `sqlite:${join(project, "served.db")}` }
+    })
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    await exerciseAtrium(server.url)
+    // npx and pnpm exec pass SIGTERM on to the server, then end by the same signal.
+    await server.stop()
+    const { port } = new URL(server.url)
+    await expect.poll(() => accepts(Number(port)), { timeout: 10_000 }).toBe(false)
+  }, 60_000)
+})
