@@ -2,7 +2,10 @@ import * as JSONSchema from "effect/JSONSchema"
 import type * as Schema from "effect/Schema"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
+import { examples as recordedExamples } from "./Examples.generated.js"
 import type { Operation } from "./Operation.js"
+import type { OperationExample } from "./OperationExample.js"
+import { operationIdOf } from "./OperationIds.js"
 
 /** Errors any operation can answer, beside those its handler declares. */
 export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus> =>
@@ -22,14 +25,56 @@ const securityOf = {
   public: []
 } as const
 
-/** The OpenAPI 3.1 document, derived from the operation table. */
+/**
+ * Effect writes each built-in filter's annotations into the JSON Schema (`title: "maxLength(1000)"`,
+ * `description: "a string at most 1000 character(s) long"`) beside the keyword that already says
+ * it (`maxLength: 1000`). They only repeat the keyword, so they go; descriptions we wrote stay.
+ * So does the `$id` it gives `unknown` and `{}` (`/schemas/unknown`): the same `$id` in many
+ * places makes the document's references ambiguous to validators.
+ */
+const FILTER_DESCRIPTION = /^(a|an) (string|number|integer|array|non-negative|positive|negative|finite)\b|^\{/
+const withoutEffectAnnotations = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutEffectAnnotations)
+  if (value === null || typeof value !== "object") return value
+  const out: Record<string, unknown> = {}
+  for (const [key, inner] of Object.entries(value)) {
+    if ((key === "title" || key === "$id") && typeof inner === "string") continue
+    if (key === "description" && typeof inner === "string" && FILTER_DESCRIPTION.test(inner)) continue
+    out[key] = withoutEffectAnnotations(inner)
+  }
+  return out
+}
+
+/** The tag of a path: its first segment after the version (`workspace`, `users`, `commentannotations`, …). */
+const tagOf = (path: string) => path.split("/")[2]!
+
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  workspace: "The workspace: API keys and auth tokens, domains, the permission provider, notifications, the login link, advanced webhooks (endpoints, messages, attempts).",
+  organizations: "Organizations, their documents and folders, user groups, access, and document migration.",
+  users: "Users of an organization, document or folder, and deleting a user's data everywhere.",
+  presence: "Who is on a document now.",
+  notifications: "Per-user notification settings.",
+  activities: "The activity log of an organization's documents.",
+  commentannotations: "Comment threads, their comments, reactions, read markers and counts.",
+  auth: "User access tokens (JWT) with per-resource permissions.",
+  agents: "Agent executions.",
+  memory: "Judgments, and approve/reject suggestions from them."
+}
+
+/** The OpenAPI 3.1 document, derived from the operation table, with a recorded example of every path. */
 export const openApiDocument = (
   operations: ReadonlyArray<Operation>,
-  options: { readonly title?: string; readonly version?: string; readonly headerPrefix: string }
+  options: {
+    readonly title?: string
+    readonly version?: string
+    readonly headerPrefix: string
+    readonly examples?: Readonly<Record<string, OperationExample>>
+  }
 ) => {
+  const examples = options.examples ?? recordedExamples
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   const jsonSchema = (schema: Schema.Schema.Any) =>
-    JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1" })
+    withoutEffectAnnotations(JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1" }))
   const errorEnvelope = jsonSchema(ErrorEnvelope)
 
   const paths: Record<string, unknown> = {}
@@ -38,37 +83,34 @@ export const openApiDocument = (
     for (const status of errorsOf(operation)) {
       byHttpStatus.set(httpStatusOf[status], [...(byHttpStatus.get(httpStatusOf[status]) ?? []), status])
     }
-    const responses: Record<string, unknown> = {
-      [String(operation.successStatus ?? 200)]: {
-        description: "Success",
-        content: {
-          "application/json": {
-            schema: { type: "object", required: ["result"], properties: { result: jsonSchema(operation.output) }, additionalProperties: false }
-          }
-        }
-      }
-    }
+    const requestSchema = { type: "object", required: ["data"], properties: { data: jsonSchema(operation.input) }, additionalProperties: false }
+    const resultSchema = { type: "object", required: ["result"], properties: { result: jsonSchema(operation.output) }, additionalProperties: false }
+    const errorResponses: Record<string, unknown> = {}
     for (const [http, statuses] of byHttpStatus) {
-      responses[String(http)] = {
+      errorResponses[String(http)] = {
         description: statuses.join(", "),
         content: { "application/json": { schema: errorEnvelope } }
       }
     }
     for (const path of operation.paths) {
+      const example = examples[path]
       paths[path] = {
         post: {
-          operationId: operation.paths.length > 1 ? `${operation.name}:${path.split("/")[1]}` : operation.name,
+          operationId: operationIdOf(path),
+          tags: [tagOf(path)],
           summary: operation.summary,
           security: securityOf[operation.auth],
           requestBody: {
             required: true,
-            content: {
-              "application/json": {
-                schema: { type: "object", required: ["data"], properties: { data: jsonSchema(operation.input) }, additionalProperties: false }
-              }
-            }
+            content: { "application/json": { schema: requestSchema, ...(example ? { example: example.request } : {}) } }
           },
-          responses
+          responses: {
+            [String(operation.successStatus ?? 200)]: {
+              description: "Success",
+              content: { "application/json": { schema: resultSchema, ...(example ? { example: example.response } : {}) } }
+            },
+            ...errorResponses
+          }
         }
       }
     }
@@ -80,11 +122,14 @@ export const openApiDocument = (
     info: {
       title: options.title ?? "Atrium collaboration API",
       version: options.version ?? "0.1.0",
-      description: "Every operation is a POST with a JSON body {\"data\": {...}}; answers are {\"result\": ...} or {\"error\": {status, message, code?, details?}}."
+      description: "Every operation is a POST with a JSON body {\"data\": {...}}; answers are {\"result\": ...} or {\"error\": {status, message, code?, details?}}. The examples are one recorded walk through every operation.",
+      license: { name: "MIT", identifier: "MIT" }
     },
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    tags: [...new Set(Object.keys(paths).map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
-      schemas: definitions,
+      schemas: withoutEffectAnnotations(definitions) as Record<string, JSONSchema.JsonSchema7>,
       securitySchemes: {
         apiKey: header("api-key"),
         authToken: header("auth-token"),
