@@ -2,8 +2,9 @@ import { defineConfig } from "tsup"
 import { build, nodeBundle } from "../../tsup.shared.js"
 
 export default [
-  // The library entry: dependencies stay external, as for every package.
-  ...[build({ index: "src/index.ts" })].flat(),
+  // The library entry: dependencies stay external, as for every package. Shims give the CommonJS
+  // build `import.meta.url` (the docs page finds its assets beside the module).
+  ...[build({ index: "src/index.ts" }, { shims: true })].flat(),
   // The `atrium` command: one bundled file, so the process loads one module instead of
   // several hundred (startup and resident memory, docs/benchmarks.md). better-sqlite3 is a
   // native addon and stays external; the banner gives bundled CommonJS code `require`, `__filename` and `__dirname`.

@@ -3,6 +3,7 @@ import { toNodeListener } from "@atrium/node-http"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitConnections } from "./Connections.js"
+import { docsPage } from "./DocsPage.js"
 import type { ServerEnv } from "./Env.js"
 import { storageFromUrl } from "./Storage.js"
 
@@ -64,11 +65,17 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   const storage = storageFromUrl(env.databaseUrl, env)
   const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
   await openedOrFail(atrium, storage.description)
-  const listener = toNodeListener(atrium, {
-    onResponse: (request, response, ms) =>
-      log(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${ms.toFixed(1)}ms`)
+  const requestLine = (method: string, path: string, status: number, ms: number) =>
+    log(`${new Date().toISOString()} ${method} ${path} ${status} ${ms.toFixed(1)}ms`)
+  const api = toNodeListener(atrium, {
+    onResponse: (request, response, ms) => requestLine(request.method, request.path, response.status, ms)
   })
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, listener)
+  const docs = docsPage()
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
+    const started = performance.now()
+    if (docs.handle(req, res)) requestLine(req.method ?? "GET", (req.url ?? "").split("?")[0]!, res.statusCode, performance.now() - started)
+    else api(req, res)
+  })
   limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)

@@ -254,6 +254,8 @@ process.exit(0)
       env: { ...userEnv(), PORT: "0", DATABASE_URL: `sqlite:${join(project, "served.db")}` }
     })
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    // The docs page's script ships in the tarball's dist/docs.
+    expect((await fetch(`${server.url}/docs/redoc.standalone.js`)).status).toBe(200)
     await exerciseAtrium(server.url)
     // npx and pnpm exec pass SIGTERM on to the server, then end by the same signal.
     await server.stop()

@@ -98,7 +98,9 @@ export const openApiDocument = (
         post: {
           operationId: operationIdOf(path),
           tags: [tagOf(path)],
-          summary: operation.summary,
+          // The path is the short name a reader looks for in the menu; what it does follows.
+          summary: path,
+          description: operation.summary,
           security: securityOf[operation.auth],
           requestBody: {
             required: true,
