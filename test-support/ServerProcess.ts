@@ -35,7 +35,7 @@ export const startServerProcess = async (
     child.once("exit", (code) => reject(new Error(`${options.command ?? "node"} ${args.join(" ")} exited early with ${code}: ${output}`)))
     child.stdout.on("data", (chunk) => {
       output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output)
       if (match) resolve(match[1]!)
     })
   })

@@ -44,6 +44,12 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * default: hosts without long-lived processes call `runDue()` from a scheduler instead.
    */
   readonly runDeliveries?: boolean
+  /**
+   * Where Atrium's log lines go (jobs, webhook attempts, failures): a Layer that replaces Effect's
+   * logger or sets its minimum level, e.g. `Logger.minimumLogLevel(LogLevel.Warning)`. Default:
+   * Effect's logger, on the console, from Info up.
+   */
+  readonly logger?: Layer.Layer<never>
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
@@ -98,8 +104,9 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   const options = resolveOptions(config.options)
   // Without Effect's fiber metrics: five metric updates for every fiber, so every request, and
   // Atrium reports none of them (docs/benchmarks.md).
+  // The logger is provided beneath everything: storage's start (migrations) logs through it too.
   const runtime = ManagedRuntime.make(
-    Layer.merge(atriumLayer(config), RuntimeFlags.disableRuntimeMetrics)
+    Layer.merge(atriumLayer(config), RuntimeFlags.disableRuntimeMetrics).pipe(Layer.provide(config.logger ?? Layer.empty))
   ) as ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
   // Built on first request for it, not at start: cold starts (Lambda) should not pay for it.
   let openApi: string | undefined

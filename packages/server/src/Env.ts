@@ -1,5 +1,6 @@
 import { type AtriumOptionsInput, MIN_ENCRYPTION_KEY_LENGTH, parseRetrySchedule } from "@atrium/core"
 import type { ConnectionLimits } from "./Connections.js"
+import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./Log.js"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
 export interface ServerEnv {
@@ -11,9 +12,40 @@ export interface ServerEnv {
   readonly options: AtriumOptionsInput
   /** Timeouts and the connection cap of `serve` (defaults: `defaultConnectionLimits`). */
   readonly connections?: Partial<ConnectionLimits>
+  /** LOG_LEVEL and LOG_FORMAT (default info, text). */
+  readonly log?: LogSettings
 }
 
 export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
+
+/** Every variable the server reads, with what it does: `atrium --help` prints it, the README's table lists the same. */
+export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; readonly about: string }> = [
+  { name: "PORT", about: "port to listen on (default 8080)" },
+  { name: "HOST", about: "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)" },
+  { name: "DATABASE_URL", about: "sqlite:<path> (default sqlite:.data/atrium.db), or postgres://user:pass@host:port/db" },
+  { name: "ATRIUM_PG_SCHEMA", about: "PostgreSQL schema for Atrium's tables (default public; created if missing)" },
+  { name: "LOG_LEVEL", about: "debug, info (default), warn or error" },
+  { name: "LOG_FORMAT", about: "text (default) or json: one JSON object per line" },
+  { name: "ATRIUM_CONSOLE_DOMAIN", about: "domain a login link may continue to (besides localhost)" },
+  { name: "ATRIUM_HEADER_PREFIX", about: "credential header prefix (default x-service; x-velt for hosted-service clients)" },
+  { name: "ATRIUM_MAX_BODY_BYTES", about: "largest request body (default 1048576)" },
+  { name: "ATRIUM_ISSUER", about: "iss claim of issued tokens (default atrium)" },
+  { name: "ATRIUM_ALLOW_PRIVATE_NETWORKS", about: "1: let webhooks and the permission provider call loopback and private addresses (tests, local development)" },
+  { name: "ATRIUM_WEBHOOK_RETRY_SCHEDULE", about: "seconds before each delivery attempt (default 0,5,300,1800,7200,18000,36000,36000)" },
+  { name: "ATRIUM_WEBHOOK_POLL_MS", about: "how often an idle worker looks for due deliveries (default 500)" },
+  { name: "ATRIUM_WEBHOOK_CONCURRENCY", about: "delivery attempts in flight per server (default 64)" },
+  { name: "ATRIUM_WEBHOOK_LEASE_MS", about: "how long a server holds a claimed delivery before another may take it over (default 60000; longer than an attempt's 15 s timeout)" },
+  { name: "ATRIUM_JOBS_POLL_MS", about: "how often an idle server looks for background work (default 1000)" },
+  { name: "ATRIUM_JOBS_LEASE_MS", about: "how long a server holds a job before another may take it over (default 30000)" },
+  { name: "ATRIUM_HEADERS_TIMEOUT_MS", about: "a request's headers must arrive within this (default 10000)" },
+  { name: "ATRIUM_REQUEST_TIMEOUT_MS", about: "a whole request must arrive within this (default 30000)" },
+  { name: "ATRIUM_KEEP_ALIVE_TIMEOUT_MS", about: "idle keep-alive connections close after this (default 65000)" },
+  { name: "ATRIUM_MAX_CONNECTIONS", about: "open connections at most (default 10000; keep it under ulimit -n)" },
+  { name: "ATRIUM_ENCRYPTION_KEY", about: "encrypts the stored secrets that are read back (webhook signing secrets, the token signing key, the page-token key, the permission provider's token); at least 32 characters (openssl rand -base64 32); keep it: without it they cannot be read" },
+  { name: "ATRIUM_PUBLIC_WORKSPACE_CREATE", about: "0: refuse workspace/create over HTTP (default 1: anyone who reaches the server may create a workspace); atrium workspace create still works" },
+  { name: "ATRIUM_STRICT_STATUSES", about: "1: answer domains/add, domains/delete and v2 documents/add's partial failures 409/404 instead of the hosted service's 500 INTERNAL" },
+  { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" }
+]
 
 const int = (name: string, value: string | undefined, fallback: number, least = 0) => {
   if (value === undefined || value === "") return fallback
@@ -47,7 +79,19 @@ const encryptionKey = (value: string) => {
   return value
 }
 
+/** One of `choices`, or the default when unset; anything else is refused, naming the variable. */
+const oneOf = <A extends string>(name: string, value: string | undefined, choices: ReadonlyArray<A>, fallback: A): A => {
+  if (value === undefined || value === "") return fallback
+  const found = choices.find((choice) => choice === value.toLowerCase())
+  if (found === undefined) throw new Error(`${name} must be one of ${choices.join(", ")}, got "${value}"`)
+  return found
+}
+
 export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
+  log: {
+    level: oneOf("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS, defaultLogSettings.level),
+    format: oneOf("LOG_FORMAT", env.LOG_FORMAT, LOG_FORMATS, defaultLogSettings.format)
+  },
   port: int("PORT", env.PORT, 8080),
   // Only this machine, unless HOST opens it wider (HOST=0.0.0.0 in a container).
   host: env.HOST || "127.0.0.1",

@@ -1,43 +1,36 @@
 import { type AtriumHandler, createAtrium } from "@atrium/core"
 import { toNodeListener } from "@atrium/node-http"
-import { createServer, type Server } from "node:http"
+import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitConnections } from "./Connections.js"
 import { docsPage } from "./DocsPage.js"
 import type { ServerEnv } from "./Env.js"
+import { type Log, makeLog } from "./Log.js"
 import { storageFromUrl } from "./Storage.js"
+import * as Effect from "effect/Effect"
 
 export interface RunningServer {
   readonly atrium: AtriumHandler
   readonly server: Server
   readonly url: string
+  readonly log: Log
   /** Stops accepting connections, finishes the requests under way, closes storage. */
   readonly close: () => Promise<void>
 }
 
 export interface ServeOptions {
-  /** Where the one-line-per-request log goes (default stdout). */
+  /** Where log lines go, one call each (default: stdout, batched per turn of the event loop). */
   readonly log?: (line: string) => void
 }
 
 /**
- * One line per request on stdout, written once per turn of the event loop:
- * under load that is one write for many requests rather than one each.
+ * The id of a request, in its log line and its `x-request-id` answer header: the one a proxy
+ * in front already gave it (when it looks like an id), or a new one.
  */
-const stdoutLines = () => {
-  let pending: Array<string> = []
-  const flush = () => {
-    if (pending.length === 0) return
-    const text = pending.join("\n") + "\n"
-    pending = []
-    process.stdout.write(text)
-  }
-  return {
-    log: (line: string) => {
-      if (pending.push(line) === 1) setImmediate(flush)
-    },
-    flush
-  }
+const requestIdOf = (req: IncomingMessage): string => {
+  const given = req.headers["x-request-id"]
+  return typeof given === "string" && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID()
 }
 
 /** The deepest message of an error and its causes: what the driver said (connection refused, …). */
@@ -48,32 +41,44 @@ const rootMessage = (error: unknown): string => {
   return text === "" ? String(error) : text
 }
 
-/** Storage open and migrated, or a clear error (never a server that answers 503 forever). */
-const openedOrFail = async (atrium: AtriumHandler, description: string) => {
+const cannotOpen = (description: string, error: unknown) => new Error(`cannot open the database (${description}): ${rootMessage(error)}`)
+
+/**
+ * Pending migrations applied, and said so; then the storage open, or a clear error (never a
+ * server that answers 503 forever).
+ */
+const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv, log: Log, background: boolean) => {
+  const applied = await Effect.runPromise(storage.migrate).catch((error) => Promise.reject(cannotOpen(storage.description, error)))
+  log.info(applied.length > 0 ? `migrations applied: ${applied.join(", ")}` : "database is up to date", { storage: storage.description })
+  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: background, runDeliveries: background, logger: log.effectLogger })
   try {
     await atrium.ready()
   } catch (error) {
     await atrium.dispose().catch(() => undefined)
-    throw new Error(`cannot open the database (${description}): ${rootMessage(error)}`)
+    throw cannotOpen(storage.description, error)
   }
+  return atrium
 }
 
 /** Starts Atrium on node:http with the storage `env.databaseUrl` names. */
 export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise<RunningServer> => {
-  const stdout = stdoutLines()
-  const log = options.log ?? stdout.log
+  const log = makeLog(env.log, options.log)
   const storage = storageFromUrl(env.databaseUrl, env)
-  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
-  await openedOrFail(atrium, storage.description)
-  const requestLine = (method: string, path: string, status: number, ms: number) =>
-    log(`${new Date().toISOString()} ${method} ${path} ${status} ${ms.toFixed(1)}ms`)
+  const atrium = await opened(storage, env, log, true)
+  const requestLine = (method: string, path: string, status: number, ms: number, requestId: string) =>
+    log.info(`${method} ${path} ${status} ${ms.toFixed(1)}ms`, { requestId })
   const api = toNodeListener(atrium, {
-    onResponse: (request, response, ms) => requestLine(request.method, request.path, response.status, ms)
+    onResponse: (request, response, ms) =>
+      requestLine(request.method, request.path, response.status, ms, String(request.headers["x-request-id"] ?? ""))
   })
   const docs = docsPage()
   const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
     const started = performance.now()
-    if (docs.handle(req, res)) requestLine(req.method ?? "GET", (req.url ?? "").split("?")[0]!, res.statusCode, performance.now() - started)
+    const requestId = requestIdOf(req)
+    // The adapter hands the request's headers to onResponse: the id rides along with them.
+    req.headers["x-request-id"] = requestId
+    res.setHeader("x-request-id", requestId)
+    if (docs.handle(req, res)) requestLine(req.method ?? "GET", (req.url ?? "").split("?")[0]!, res.statusCode, performance.now() - started, requestId)
     else api(req, res)
   })
   limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
@@ -83,11 +88,12 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   })
   const { port } = server.address() as AddressInfo
   const url = `http://${env.host === "0.0.0.0" ? "127.0.0.1" : env.host}:${port}`
-  log(`atrium listening on ${url} (${storage.description})`)
+  log.info(`atrium listening on ${url}`, { storage: storage.description })
   return {
     atrium,
     server,
     url,
+    log,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -98,7 +104,7 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
         server.once("close", () => clearInterval(idle))
       })
       await atrium.dispose()
-      stdout.flush()
+      log.flush()
     }
   }
 }
@@ -108,20 +114,19 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
  * due now, then the storage is closed (for a scheduler); otherwise until `close()`.
  */
 export async function work(env: ServerEnv, options: { readonly once: true }): Promise<{ readonly deliveries: number; readonly jobTasks: number }>
-export async function work(env: ServerEnv, options: { readonly once: false }): Promise<{ readonly close: () => Promise<void> }>
+export async function work(env: ServerEnv, options: { readonly once: false }): Promise<{ readonly close: () => Promise<void>; readonly log: Log }>
 export async function work(env: ServerEnv, options: { readonly once: boolean }) {
+  const log = makeLog(env.log)
   const storage = storageFromUrl(env.databaseUrl, env)
+  const atrium = await opened(storage, env, log, !options.once)
   if (options.once) {
-    const atrium = createAtrium({ storage: storage.layer, options: env.options })
     try {
-      await openedOrFail(atrium, storage.description)
       return await atrium.runDue()
     } finally {
       await atrium.dispose()
+      log.flush()
     }
   }
-  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: true, runDeliveries: true })
-  await openedOrFail(atrium, storage.description)
-  process.stdout.write(`atrium worker running (${storage.description})\n`)
-  return { close: () => atrium.dispose() }
+  log.info(`atrium worker running (${storage.description})`, { storage: storage.description })
+  return { close: () => atrium.dispose().finally(log.flush), log }
 }

@@ -5,7 +5,8 @@ import { Email } from "@atrium/core"
 import { createRequire } from "node:module"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { createWorkspace, migrate, printMigrations } from "./Commands.js"
-import { readEnv } from "./Env.js"
+import { ENVIRONMENT_VARIABLES, readEnv } from "./Env.js"
+import type { Log } from "./Log.js"
 import { serve, work } from "./Serve.js"
 import { storageFromUrl } from "./Storage.js"
 
@@ -36,36 +37,7 @@ const COMMANDS = {
 type CommandName = keyof typeof COMMANDS
 
 const ENVIRONMENT = `Environment:
-  PORT                      port to listen on (default 8080)
-  HOST                      address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  DATABASE_URL              sqlite:<path> (default sqlite:.data/atrium.db), or postgres://user:pass@host:port/db
-  ATRIUM_PG_SCHEMA          PostgreSQL schema for Atrium's tables (default public; created if missing)
-  ATRIUM_CONSOLE_DOMAIN     domain a login link may continue to (besides localhost)
-  ATRIUM_HEADER_PREFIX      credential header prefix (default x-service; x-velt for hosted-service clients)
-  ATRIUM_MAX_BODY_BYTES     largest request body (default 1048576)
-  ATRIUM_ISSUER             iss claim of issued tokens (default atrium)
-  ATRIUM_ALLOW_PRIVATE_NETWORKS=1      let webhooks and the permission provider call loopback and private
-                                       addresses (1 or true; for tests and local development)
-  ATRIUM_WEBHOOK_RETRY_SCHEDULE        seconds before each delivery attempt (default 0,5,300,1800,7200,18000,36000,36000)
-  ATRIUM_WEBHOOK_POLL_MS    how often an idle worker looks for due deliveries (default 500)
-  ATRIUM_WEBHOOK_CONCURRENCY  delivery attempts in flight per server (default 64)
-  ATRIUM_WEBHOOK_LEASE_MS   how long a server holds a claimed delivery before another may take it over
-                            (default 60000; longer than an attempt's 15 s timeout)
-  ATRIUM_JOBS_POLL_MS       how often an idle server looks for background work (default 1000)
-  ATRIUM_JOBS_LEASE_MS      how long a server holds a job before another may take it over (default 30000)
-  ATRIUM_HEADERS_TIMEOUT_MS a request's headers must arrive within this (default 10000)
-  ATRIUM_REQUEST_TIMEOUT_MS a whole request must arrive within this (default 30000)
-  ATRIUM_KEEP_ALIVE_TIMEOUT_MS  idle keep-alive connections close after this (default 65000)
-  ATRIUM_MAX_CONNECTIONS    open connections at most (default 10000; keep it under ulimit -n)
-  ATRIUM_ENCRYPTION_KEY     encrypts the secrets stored to be read back (webhook signing secrets, the token
-                            signing key, the page-token key, the permission provider's token); at least 32
-                            characters (openssl rand -base64 32); keep it: without it they cannot be read
-  ATRIUM_PUBLIC_WORKSPACE_CREATE=0  refuse workspace/create over HTTP (default 1: anyone who reaches the server
-                            may create a workspace); atrium workspace create still works
-  ATRIUM_STRICT_STATUSES=1  answer domains/add, domains/delete and v2 documents/add's partial failures
-                            409/404 instead of the hosted service's 500 INTERNAL
-  ATRIUM_RATE_LIMIT_PER_KEY requests per second per API key, across every server on the database
-                            (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After
+${ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(31)} ${v.about}`).join("\n")}
 `
 
 const USAGE = `Usage:
@@ -107,12 +79,12 @@ const flagsOf = <N extends CommandName>(name: N, args: ReadonlyArray<string>) =>
 }
 
 /** Runs until the process is told to stop, then closes `running` and exits 0. */
-const untilSignal = (running: { readonly close: () => Promise<void> }, what: string) => {
+const untilSignal = (running: { readonly close: () => Promise<void>; readonly log: Log }, what: string) => {
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
-    process.stdout.write(`atrium: ${signal}, ${what}\n`)
+    running.log.info(`atrium: ${signal}, ${what}`)
     running.close().then(() => process.exit(0), (error) => fail(String(error)))
   }
   process.once("SIGTERM", () => stop("SIGTERM"))

@@ -1,12 +1,14 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
 import { testDatabase } from "@atrium/sql-pg/testing"
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { createServer as createNetServer } from "node:net"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
 import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+import { ENVIRONMENT_VARIABLES } from "../src/Env.js"
 
 const cli = join(__dirname, "..", "dist", "cli.js")
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"))
@@ -24,6 +26,14 @@ const embedded = db.server.startsWith("PGlite")
 const startServe = (extraEnv: Record<string, string> = {}) =>
   startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", ...extraEnv } })
 afterAll(killServerProcesses)
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
 
 const getDocuments = (url: string, created: { apiKey: string; authToken: string }) =>
   fetch(`${url}/v2/organizations/documents/get`, {
@@ -129,10 +139,61 @@ describe("atrium CLI", () => {
     const server = await startServe()
     const answer = await getDocuments(server.url, created)
     expect(answer.status).toBe(200)
+    const requestId = answer.headers.get("x-request-id")
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/)
     expect(await server.stop()).toBe(0)
     const output = server.output()
-    expect(output).toMatch(/POST \/v2\/organizations\/documents\/get 200 [\d.]+ms/)
-    expect(output).toContain("SIGTERM, shutting down")
+    expect(output).toMatch(/^\S+Z INFO  database is up to date storage="SQLite at .*"$/m)
+    expect(output).toMatch(/^\S+Z INFO  atrium listening on http:\/\/127\.0\.0\.1:\d+ storage=/m)
+    expect(output).toContain(`INFO  POST /v2/organizations/documents/get 200 `)
+    expect(output).toMatch(new RegExp(`POST /v2/organizations/documents/get 200 [\\d.]+ms requestId=${requestId}$`, "m"))
+    expect(output).toMatch(/INFO  atrium: SIGTERM, shutting down$/m)
+  })
+
+  it("LOG_FORMAT=json writes one JSON object per line; a proxy's x-request-id is kept; LOG_LEVEL filters", async () => {
+    const fresh = join(dir, "json.db")
+    const server = await startServe({ DATABASE_URL: `sqlite:${fresh}`, LOG_FORMAT: "json" })
+    const answer = await fetch(`${server.url}/healthz`, { headers: { "x-request-id": "edge-7f3a" } })
+    expect(answer.headers.get("x-request-id")).toBe("edge-7f3a")
+    // Not an id (spaces, too long): a new one instead.
+    const odd = await fetch(`${server.url}/healthz`, { headers: { "x-request-id": "a b" } })
+    expect(odd.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    expect(await server.stop()).toBe(0)
+    const lines = server.output().trim().split("\n").map((line) => JSON.parse(line))
+    for (const line of lines) {
+      expect(line).toMatchObject({ time: expect.stringMatching(/Z$/), level: expect.stringMatching(/^(debug|info|warn|error)$/), msg: expect.any(String) })
+    }
+    expect(lines[0]).toMatchObject({ level: "info", msg: expect.stringMatching(/^migrations applied: 1_core, /), storage: `SQLite at ${fresh}` })
+    expect(lines).toContainEqual(expect.objectContaining({ level: "info", msg: expect.stringMatching(/^GET \/healthz 200 /), requestId: "edge-7f3a" }))
+    expect(lines).toContainEqual(expect.objectContaining({ msg: "atrium: SIGTERM, shutting down" }))
+
+    // At warn: requests answered, nothing logged (not even the start-up lines).
+    const port = await freePort()
+    const quiet = spawn(process.execPath, [cli, "serve"], { env: { ...env, PORT: String(port), LOG_LEVEL: "warn" } })
+    let output = ""
+    quiet.stdout.on("data", (chunk) => (output += chunk))
+    await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0), { timeout: 10_000 }).toBe(200)
+    const exited = new Promise((resolve) => quiet.once("exit", resolve))
+    quiet.kill("SIGTERM")
+    expect(await exited).toBe(0)
+    expect(output).toBe("")
+  })
+
+  it("documents every variable it reads, once: in --help and in the README's table", async () => {
+    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\benv\.([A-Z_]+)/g)].map((m) => m[1]!))
+    const listed = ENVIRONMENT_VARIABLES.map((v) => v.name)
+    expect(new Set(listed)).toEqual(read)
+    expect(listed.length).toBe(read.size)
+    const readme = readFileSync(join(__dirname, "..", "..", "..", "README.md"), "utf8")
+    const table = readme.slice(readme.indexOf("## Environment"), readme.indexOf("\n## ", readme.indexOf("## Environment") + 1))
+    expect([...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1])).toEqual(listed)
+    const help = (await run(["--help"])).stdout
+    for (const name of listed) expect(help).toContain(`  ${name} `)
+  })
+
+  it("refuses an unknown LOG_LEVEL or LOG_FORMAT, naming the variable", async () => {
+    await expect(run(["serve"], { LOG_LEVEL: "loud" })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`LOG_LEVEL must be one of debug, info, warn, error, got "loud"`) })
+    await expect(run(["serve"], { LOG_FORMAT: "xml" })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`LOG_FORMAT must be one of text, json, got "xml"`) })
   })
 
   describe("on PostgreSQL (DATABASE_URL postgres://…)", () => {
@@ -143,7 +204,7 @@ describe("atrium CLI", () => {
       expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
       const created = JSON.parse((await run(["workspace", "create", "--email", "pg@example.com"], pg)).stdout)
       const server = await startServe(pg)
-      expect(server.output()).toContain(`(PostgreSQL at ${new URL(db.url).host}${new URL(db.url).pathname})`)
+      expect(server.output()).toContain(`storage="PostgreSQL at ${new URL(db.url).host}${new URL(db.url).pathname}"`)
       expect((await getDocuments(server.url, created)).status).toBe(200)
       expect(await server.stop()).toBe(0)
     })
@@ -154,7 +215,7 @@ describe("atrium CLI", () => {
       expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
       const created = JSON.parse((await run(["workspace", "create", "--email", "schema@example.com"], pg)).stdout)
       const server = await startServe(pg)
-      expect(server.output()).toContain(", schema tenant_cli)")
+      expect(server.output()).toContain(", schema tenant_cli\"")
       expect((await getDocuments(server.url, created)).status).toBe(200)
       expect(await server.stop()).toBe(0)
       // The same database without the schema: no such workspace.

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startReceiver } from "../../../test-support/receiver.js"
 import { type RunningServer, serve } from "../src/Serve.js"
 
 const dir = mkdtempSync(join(tmpdir(), "atrium-serve-"))
@@ -12,7 +13,7 @@ const lines: Array<string> = []
 
 beforeAll(async () => {
   running = await serve(
-    { port: 0, host: "127.0.0.1", databaseUrl: `sqlite:${join(dir, "serve.db")}`, options: { jobs: { pollIntervalMillis: 20 } } },
+    { port: 0, host: "127.0.0.1", databaseUrl: `sqlite:${join(dir, "serve.db")}`, options: { jobs: { pollIntervalMillis: 20 }, webhooks: { pollIntervalMillis: 20 }, allowPrivateNetworks: true } },
     { log: (line) => void lines.push(line) }
   )
 })
@@ -48,6 +49,31 @@ describe("serve", () => {
     const before = lines.length
     await fetch(`${running.url}/healthz`)
     await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(lines.slice(before)).toEqual([expect.stringMatching(/^\S+Z GET \/healthz 200 [\d.]+ms$/)])
+    expect(lines.slice(before)).toEqual([expect.stringMatching(/^\S+Z INFO  GET \/healthz 200 [\d.]+ms requestId=[0-9a-f-]{36}$/)])
+  })
+
+  it("logs each webhook attempt: delivered, or failed with what comes next", async () => {
+    const receiver = await startReceiver()
+    try {
+      const client = httpClient(running.url)
+      const creds = await createTestWorkspace(client)
+      await client.post("/v2/workspace/advancedwebhookconfig/update", { isEnabled: true }, creds.headers)
+      const endpoint = await client.post("/v2/workspace/advancedwebhook/endpoints/create", { url: receiver.url }, creds.headers)
+      const endpointId = endpoint.body.result.data.id
+      const created = await client.post("/v2/workspace/advancedwebhook/messages/create", { eventType: "invoice.paid", payload: { n: 1 } }, creds.headers)
+      const messageId = created.body.result.data.messageId
+      await receiver.waitFor(1)
+      const delivered = new RegExp(`^\\S+Z INFO  Webhook ${messageId} delivered to ${endpointId} \\(attempt 1, HTTP 200, \\d+ ms\\)\\. .*messageId=${messageId}`)
+      await expect.poll(() => lines.some((line) => delivered.test(line)), { timeout: 5_000 }).toBe(true)
+
+      receiver.answer = () => ({ status: 503 })
+      const failing = await client.post("/v2/workspace/advancedwebhook/messages/create", { eventType: "invoice.paid", payload: { n: 2 } }, creds.headers)
+      const failedId = failing.body.result.data.messageId
+      await receiver.waitFor(2)
+      const failed = new RegExp(`^\\S+Z WARN  Webhook ${failedId} to ${endpointId} failed \\(attempt 1, HTTP 503, \\d+ ms\\); next attempt at \\S+Z\\. `)
+      await expect.poll(() => lines.some((line) => failed.test(line)), { timeout: 5_000 }).toBe(true)
+    } finally {
+      await receiver.close()
+    }
   })
 })

@@ -38,7 +38,7 @@ it("serves from the existing build within 2 s, and stops when the pnpm process g
     const timer = setTimeout(() => reject(new Error(`pnpm start did not listen within 60 s:\n${output}`)), 60_000)
     pnpm.stdout.on("data", (chunk) => {
       output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output)
       if (match) {
         clearTimeout(timer)
         resolve(match[1]!)

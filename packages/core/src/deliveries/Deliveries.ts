@@ -117,8 +117,19 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
             nextAttemptAt: next.status === "pending" ? next.at : null
           }
         }
+        yield* logAttempt(outcome)
         return outcome
       })
+
+    /** One line per attempt: delivered (info) or failed, with what comes next (warning). */
+    const logAttempt = ({ attempt: a, next }: AttemptOutcome) => {
+      const answer = a.error ?? `HTTP ${a.responseStatusCode}`
+      const then = next.status === "pending" ? `; next attempt at ${new Date(next.at).toISOString()}` : next.status === "failed" ? "; no more attempts" : ""
+      const line = a.status === "success"
+        ? Effect.logInfo(`Webhook ${a.messageId} delivered to ${a.endpointId} (attempt ${a.attemptNumber}, ${answer}, ${a.durationMs} ms).`)
+        : Effect.logWarning(`Webhook ${a.messageId} to ${a.endpointId} failed (attempt ${a.attemptNumber}, ${answer}, ${a.durationMs} ms)${then}.`)
+      return Effect.annotateLogs(line, { messageId: a.messageId, endpointId: a.endpointId, attempt: a.attemptNumber, status: a.responseStatusCode })
+    }
 
     /** Disables the endpoint and cancels what it still had pending. */
     const disableEndpoint = (apiKey: string, endpointId: string, now: number, why: string) =>
