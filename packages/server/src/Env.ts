@@ -1,4 +1,10 @@
 import { type AtriumOptionsInput, MIN_ENCRYPTION_KEY_LENGTH, parseRetrySchedule } from "@atrium/core"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type { ConnectionLimits } from "./Connections.js"
 import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./Log.js"
 
@@ -47,84 +53,141 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" }
 ]
 
-const int = (name: string, value: string | undefined, fallback: number, least = 0) => {
-  if (value === undefined || value === "") return fallback
-  const parsed = Number(value)
-  if (!Number.isSafeInteger(parsed) || parsed < least) {
-    throw new Error(`${name} must be ${least === 0 ? "a non-negative" : "a positive"} integer, got "${value}"`)
-  }
-  return parsed
-}
+/**
+ * One variable through `effect/Config`: `parse` turns its text into a value or says what is
+ * wrong (the message names the variable). Unset or empty is `None`: an empty value is how
+ * shells and compose files unset one.
+ */
+const variable = <A>(name: string, parse: (text: string) => Either.Either<A, string>): Config.Config<Option.Option<A>> =>
+  Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((text) =>
+      Option.isNone(text) || text.value === ""
+        ? Either.right(Option.none())
+        : Either.mapBoth(parse(text.value), { onLeft: (why) => ConfigError.InvalidData([], `${name} ${why}`), onRight: Option.some })
+    )
+  )
 
-const isSet = (value: string | undefined) => value !== undefined && value !== ""
+const text = (name: string) => variable(name, Either.right)
 
-/** A yes/no setting: `1` or `true` is yes; unset, `0` or `false` is no; anything else is refused. */
-const yes = (name: string, value: string | undefined) => {
-  if (value === undefined || value === "" || value === "0" || value.toLowerCase() === "false") return false
-  if (value === "1" || value.toLowerCase() === "true") return true
-  throw new Error(`${name} must be 1, true, 0 or false, got "${value}"`)
-}
+const integer = (name: string, least = 0) =>
+  variable(name, (value) => {
+    const parsed = Number(value)
+    return Number.isSafeInteger(parsed) && parsed >= least
+      ? Either.right(parsed)
+      : Either.left(`must be ${least === 0 ? "a non-negative" : "a positive"} integer, got "${value}"`)
+  })
 
-const retrySchedule = (value: string) => {
+/** A yes/no setting: `1` or `true` is yes; `0` or `false` is no; anything else is refused. */
+const yesNo = (name: string) =>
+  variable(name, (value) =>
+    value === "1" || value.toLowerCase() === "true" ? Either.right(true)
+    : value === "0" || value.toLowerCase() === "false" ? Either.right(false)
+    : Either.left(`must be 1, true, 0 or false, got "${value}"`))
+
+const oneOf = <A extends string>(name: string, choices: ReadonlyArray<A>) =>
+  variable(name, (value) => {
+    const found = choices.find((choice) => choice === value.toLowerCase())
+    return found === undefined ? Either.left(`must be one of ${choices.join(", ")}, got "${value}"`) : Either.right(found)
+  })
+
+const retrySchedule = variable("ATRIUM_WEBHOOK_RETRY_SCHEDULE", (value) => {
   const parsed = parseRetrySchedule(value)
-  if (typeof parsed === "string") throw new Error(`ATRIUM_WEBHOOK_RETRY_SCHEDULE ${parsed}`)
-  return parsed
-}
+  return typeof parsed === "string" ? Either.left(parsed) : Either.right(parsed)
+})
 
 /** Refused at start, naming the variable, rather than when the first secret is stored. */
-const encryptionKey = (value: string) => {
-  if (value.length < MIN_ENCRYPTION_KEY_LENGTH) {
-    throw new Error(`ATRIUM_ENCRYPTION_KEY must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${value.length}`)
-  }
-  return value
-}
+const encryptionKey = variable("ATRIUM_ENCRYPTION_KEY", (value) =>
+  value.length < MIN_ENCRYPTION_KEY_LENGTH
+    ? Either.left(`must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${value.length}`)
+    : Either.right(value))
 
-/** One of `choices`, or the default when unset; anything else is refused, naming the variable. */
-const oneOf = <A extends string>(name: string, value: string | undefined, choices: ReadonlyArray<A>, fallback: A): A => {
-  if (value === undefined || value === "") return fallback
-  const found = choices.find((choice) => choice === value.toLowerCase())
-  if (found === undefined) throw new Error(`${name} must be one of ${choices.join(", ")}, got "${value}"`)
-  return found
-}
+/** `{ [key]: value }` when the variable is set, `{}` when not: the options keep their own defaults. */
+const when = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?: A } =>
+  Option.isSome(value) ? ({ [key]: value.value } as { [P in K]: A }) : {}
 
-export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => ({
+/** The server's settings, read from the environment by `effect/Config`. */
+export const serverConfig: Config.Config<ServerEnv> = Config.all({
+  logLevel: oneOf("LOG_LEVEL", LOG_LEVELS),
+  logFormat: oneOf("LOG_FORMAT", LOG_FORMATS),
+  port: integer("PORT"),
+  host: text("HOST"),
+  databaseUrl: text("DATABASE_URL"),
+  pgSchema: text("ATRIUM_PG_SCHEMA"),
+  headersTimeoutMillis: integer("ATRIUM_HEADERS_TIMEOUT_MS", 1),
+  requestTimeoutMillis: integer("ATRIUM_REQUEST_TIMEOUT_MS", 1),
+  keepAliveTimeoutMillis: integer("ATRIUM_KEEP_ALIVE_TIMEOUT_MS", 1),
+  maxConnections: integer("ATRIUM_MAX_CONNECTIONS", 1),
+  headerPrefix: text("ATRIUM_HEADER_PREFIX"),
+  consoleDomain: text("ATRIUM_CONSOLE_DOMAIN"),
+  maxBodyBytes: integer("ATRIUM_MAX_BODY_BYTES"),
+  issuer: text("ATRIUM_ISSUER"),
+  allowPrivateNetworks: yesNo("ATRIUM_ALLOW_PRIVATE_NETWORKS"),
+  strictStatuses: yesNo("ATRIUM_STRICT_STATUSES"),
+  publicWorkspaceCreate: yesNo("ATRIUM_PUBLIC_WORKSPACE_CREATE"),
+  encryptionKey,
+  ratePerKey: integer("ATRIUM_RATE_LIMIT_PER_KEY", 1),
+  jobsPollMillis: integer("ATRIUM_JOBS_POLL_MS", 1),
+  jobsLeaseMillis: integer("ATRIUM_JOBS_LEASE_MS", 1),
+  retrySchedule,
+  webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
+  webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
+  webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1)
+}).pipe(Config.map((v): ServerEnv => ({
   log: {
-    level: oneOf("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS, defaultLogSettings.level),
-    format: oneOf("LOG_FORMAT", env.LOG_FORMAT, LOG_FORMATS, defaultLogSettings.format)
+    level: Option.getOrElse(v.logLevel, () => defaultLogSettings.level),
+    format: Option.getOrElse(v.logFormat, () => defaultLogSettings.format)
   },
-  port: int("PORT", env.PORT, 8080),
+  port: Option.getOrElse(v.port, () => 8080),
   // Only this machine, unless HOST opens it wider (HOST=0.0.0.0 in a container).
-  host: env.HOST || "127.0.0.1",
-  databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
-  ...(env.ATRIUM_PG_SCHEMA && { pgSchema: env.ATRIUM_PG_SCHEMA }),
+  host: Option.getOrElse(v.host, () => "127.0.0.1"),
+  databaseUrl: Option.getOrElse(v.databaseUrl, () => DEFAULT_DATABASE_URL),
+  ...when("pgSchema", v.pgSchema),
   connections: {
-    ...(env.ATRIUM_HEADERS_TIMEOUT_MS && { headersTimeoutMillis: int("ATRIUM_HEADERS_TIMEOUT_MS", env.ATRIUM_HEADERS_TIMEOUT_MS, 0, 1) }),
-    ...(env.ATRIUM_REQUEST_TIMEOUT_MS && { requestTimeoutMillis: int("ATRIUM_REQUEST_TIMEOUT_MS", env.ATRIUM_REQUEST_TIMEOUT_MS, 0, 1) }),
-    ...(env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS && { keepAliveTimeoutMillis: int("ATRIUM_KEEP_ALIVE_TIMEOUT_MS", env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS, 0, 1) }),
-    ...(env.ATRIUM_MAX_CONNECTIONS && { maxConnections: int("ATRIUM_MAX_CONNECTIONS", env.ATRIUM_MAX_CONNECTIONS, 0, 1) })
+    ...when("headersTimeoutMillis", v.headersTimeoutMillis),
+    ...when("requestTimeoutMillis", v.requestTimeoutMillis),
+    ...when("keepAliveTimeoutMillis", v.keepAliveTimeoutMillis),
+    ...when("maxConnections", v.maxConnections)
   },
   options: {
-    ...(env.ATRIUM_HEADER_PREFIX && { headerPrefix: env.ATRIUM_HEADER_PREFIX }),
-    ...(env.ATRIUM_CONSOLE_DOMAIN && { consoleDomain: env.ATRIUM_CONSOLE_DOMAIN }),
-    ...(env.ATRIUM_MAX_BODY_BYTES && { maxBodyBytes: int("ATRIUM_MAX_BODY_BYTES", env.ATRIUM_MAX_BODY_BYTES, 1024 * 1024) }),
-    ...(env.ATRIUM_ISSUER && { issuer: env.ATRIUM_ISSUER }),
-    ...(yes("ATRIUM_ALLOW_PRIVATE_NETWORKS", env.ATRIUM_ALLOW_PRIVATE_NETWORKS) && { allowPrivateNetworks: true }),
-    ...(yes("ATRIUM_STRICT_STATUSES", env.ATRIUM_STRICT_STATUSES) && { strictStatuses: true }),
-    ...(isSet(env.ATRIUM_PUBLIC_WORKSPACE_CREATE) && { publicWorkspaceCreate: yes("ATRIUM_PUBLIC_WORKSPACE_CREATE", env.ATRIUM_PUBLIC_WORKSPACE_CREATE) }),
-    ...(env.ATRIUM_ENCRYPTION_KEY && { encryptionKey: encryptionKey(env.ATRIUM_ENCRYPTION_KEY) }),
-    ...(env.ATRIUM_RATE_LIMIT_PER_KEY && {
-      // Requests per second per API key, counted in storage so it holds across servers.
-      rateLimits: { perApiKey: { limit: int("ATRIUM_RATE_LIMIT_PER_KEY", env.ATRIUM_RATE_LIMIT_PER_KEY, 0, 1), windowMillis: 1000 } }
-    }),
-    jobs: {
-      ...(env.ATRIUM_JOBS_POLL_MS && { pollIntervalMillis: int("ATRIUM_JOBS_POLL_MS", env.ATRIUM_JOBS_POLL_MS, 1000, 1) }),
-      ...(env.ATRIUM_JOBS_LEASE_MS && { leaseMillis: int("ATRIUM_JOBS_LEASE_MS", env.ATRIUM_JOBS_LEASE_MS, 30_000, 1) })
-    },
+    ...when("headerPrefix", v.headerPrefix),
+    ...when("consoleDomain", v.consoleDomain),
+    ...when("maxBodyBytes", v.maxBodyBytes),
+    ...when("issuer", v.issuer),
+    ...(Option.getOrElse(v.allowPrivateNetworks, () => false) && { allowPrivateNetworks: true }),
+    ...(Option.getOrElse(v.strictStatuses, () => false) && { strictStatuses: true }),
+    ...when("publicWorkspaceCreate", v.publicWorkspaceCreate),
+    ...when("encryptionKey", v.encryptionKey),
+    // Requests per second per API key, counted in storage so it holds across servers.
+    ...(Option.isSome(v.ratePerKey) && { rateLimits: { perApiKey: { limit: v.ratePerKey.value, windowMillis: 1000 } } }),
+    jobs: { ...when("pollIntervalMillis", v.jobsPollMillis), ...when("leaseMillis", v.jobsLeaseMillis) },
     webhooks: {
-      ...(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE && { retrySchedule: retrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE) }),
-      ...(env.ATRIUM_WEBHOOK_POLL_MS && { pollIntervalMillis: int("ATRIUM_WEBHOOK_POLL_MS", env.ATRIUM_WEBHOOK_POLL_MS, 500, 1) }),
-      ...(env.ATRIUM_WEBHOOK_LEASE_MS && { leaseMillis: int("ATRIUM_WEBHOOK_LEASE_MS", env.ATRIUM_WEBHOOK_LEASE_MS, 60_000, 1) }),
-      ...(env.ATRIUM_WEBHOOK_CONCURRENCY && { concurrency: int("ATRIUM_WEBHOOK_CONCURRENCY", env.ATRIUM_WEBHOOK_CONCURRENCY, 32, 1) })
+      ...when("retrySchedule", v.retrySchedule),
+      ...when("pollIntervalMillis", v.webhookPollMillis),
+      ...when("leaseMillis", v.webhookLeaseMillis),
+      ...when("concurrency", v.webhookConcurrency)
     }
   }
-})
+})))
+
+/** What went wrong, variable by variable (Effect's own rendering wraps it in its path syntax). */
+const messagesOf = (error: ConfigError.ConfigError): Array<string> => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return [...messagesOf(error.left), ...messagesOf(error.right)]
+    case "InvalidData":
+    case "MissingData":
+    case "SourceUnavailable":
+    case "Unsupported":
+      return [error.message]
+  }
+}
+
+/** `serverConfig` read from `env` (default: this process's); throws what is wrong, naming each variable. */
+export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => {
+  const provider = ConfigProvider.fromMap(new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)))
+  return Either.getOrThrowWith(
+    Effect.runSync(Effect.either(Effect.withConfigProvider(serverConfig, provider))),
+    (error) => new Error(messagesOf(error).join("; "))
+  )
+}

@@ -6,7 +6,7 @@ describe("readEnv", () => {
   it("defaults", () => {
     const env = readEnv({})
     // Reachable from this machine only until HOST says otherwise.
-    expect(env).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: DEFAULT_DATABASE_URL })
+    expect(env).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: DEFAULT_DATABASE_URL, log: { level: "info", format: "text" } })
     expect(env.options).toEqual({ jobs: {}, webhooks: {} })
     expect(env.connections).toEqual({})
   })
@@ -35,9 +35,12 @@ describe("readEnv", () => {
       ATRIUM_HEADERS_TIMEOUT_MS: "2000",
       ATRIUM_REQUEST_TIMEOUT_MS: "4000",
       ATRIUM_KEEP_ALIVE_TIMEOUT_MS: "6000",
-      ATRIUM_MAX_CONNECTIONS: "500"
+      ATRIUM_MAX_CONNECTIONS: "500",
+      LOG_LEVEL: "DEBUG",
+      LOG_FORMAT: "json"
     })
     expect(env).toEqual({
+      log: { level: "debug", format: "json" },
       port: 0,
       host: "127.0.0.1",
       databaseUrl: "postgres://db/x",
