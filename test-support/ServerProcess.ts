@@ -3,6 +3,7 @@
  * command, the examples. Shared by the tests that boot one (packages/server, examples/*).
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
 
 export interface ServerProcess {
   readonly child: ChildProcess
@@ -51,3 +52,12 @@ export const startServerProcess = async (
     }
   }
 }
+
+/** A port nothing listens on now, for a process that must be told its port up front. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })

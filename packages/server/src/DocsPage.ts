@@ -50,8 +50,10 @@ const assetFile = (): string | undefined =>
   [join(here(), "docs", ASSET), join(here(), "..", "dist", "docs", ASSET)].find((file) => existsSync(file))
 
 export interface DocsPage {
-  /** Answers the request when it is for the page or its script; false when it is not (nothing written). */
-  readonly handle: (req: IncomingMessage, res: ServerResponse) => boolean
+  /** The path when the request is a GET or HEAD of the page or its script; undefined for every other request. */
+  readonly pathOf: (req: IncomingMessage) => string | undefined
+  /** Answers a request `pathOf` accepted. */
+  readonly serve: (path: string, req: IncomingMessage, res: ServerResponse) => void
 }
 
 export const docsPage = (): DocsPage => {
@@ -71,18 +73,18 @@ export const docsPage = (): DocsPage => {
   }
 
   return {
-    handle: (req, res) => {
-      if (req.method !== "GET" && req.method !== "HEAD") return false
+    pathOf: (req) => {
+      if (req.method !== "GET" && req.method !== "HEAD") return undefined
       const path = (req.url ?? "").split("?")[0]
+      return path === "/docs" || path === `/docs/${ASSET}` ? path : undefined
+    },
+    serve: (path, req, res) => {
       if (path === "/docs") {
-        send(req, res, 200, { "content-type": "text/html; charset=utf-8", "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-cache" }, PAGE)
-        return true
+        return send(req, res, 200, { "content-type": "text/html; charset=utf-8", "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-cache" }, PAGE)
       }
-      if (path !== `/docs/${ASSET}`) return false
       const loaded = loadAsset()
       if (loaded === undefined) {
-        send(req, res, 404, { "content-type": "text/plain; charset=utf-8" }, "The API reference page is not built: run `pnpm build`.\n")
-        return true
+        return send(req, res, 404, { "content-type": "text/plain; charset=utf-8" }, "The API reference page is not built: run `pnpm build`.\n")
       }
       const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))
       send(req, res, 200, {
@@ -91,7 +93,6 @@ export const docsPage = (): DocsPage => {
         vary: "accept-encoding",
         ...(gzip ? { "content-encoding": "gzip" } : {})
       }, gzip ? loaded.gzip : loaded.plain)
-      return true
     }
   }
 }

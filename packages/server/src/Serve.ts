@@ -50,7 +50,7 @@ const cannotOpen = (description: string, error: unknown) => new Error(`cannot op
 const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv, log: Log, background: boolean) => {
   const applied = await Effect.runPromise(storage.migrate).catch((error) => Promise.reject(cannotOpen(storage.description, error)))
   log.info(applied.length > 0 ? `migrations applied: ${applied.join(", ")}` : "database is up to date", { storage: storage.description })
-  const atrium = createAtrium({ storage: storage.layer, options: env.options, runJobs: background, runDeliveries: background, logger: log.effectLogger })
+  const atrium = createAtrium({ storage: storage.migratedLayer, options: env.options, runJobs: background, runDeliveries: background, logger: log.effectLogger })
   try {
     await atrium.ready()
   } catch (error) {
@@ -73,13 +73,15 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   })
   const docs = docsPage()
   const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
-    const started = performance.now()
     const requestId = requestIdOf(req)
     // The adapter hands the request's headers to onResponse: the id rides along with them.
     req.headers["x-request-id"] = requestId
     res.setHeader("x-request-id", requestId)
-    if (docs.handle(req, res)) requestLine(req.method ?? "GET", (req.url ?? "").split("?")[0]!, res.statusCode, performance.now() - started, requestId)
-    else api(req, res)
+    const docsPath = docs.pathOf(req)
+    if (docsPath === undefined) return api(req, res)
+    const started = performance.now()
+    docs.serve(docsPath, req, res)
+    requestLine(req.method!, docsPath, res.statusCode, performance.now() - started, requestId)
   })
   limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
   await new Promise<void>((resolve, reject) => {

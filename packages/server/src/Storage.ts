@@ -10,6 +10,8 @@ export interface StorageChoice {
   /** Where the data is, for the start-up line (never the password). */
   readonly description: string
   readonly layer: Layer.Layer<StorageServices | SqlClient.SqlClient, unknown>
+  /** The same storage without its migration step: for callers that ran `migrate` first. */
+  readonly migratedLayer: Layer.Layer<StorageServices | SqlClient.SqlClient, unknown>
   /** Applies pending migrations on its own connection; the `<id>_<name>` of each applied now. */
   readonly migrate: Effect.Effect<ReadonlyArray<string>, unknown>
 }
@@ -34,6 +36,7 @@ export const storageFromUrl = (url: string, settings: StorageSettings = {}): Sto
       description: `PostgreSQL at ${hostname}${port ? `:${port}` : ""}${pathname}` +
         (settings.pgSchema !== undefined ? `, schema ${settings.pgSchema}` : ""),
       layer: PgStorage.layer(options),
+      migratedLayer: PgStorage.layer({ ...options, migrate: false }),
       migrate: Effect.map(Effect.provide(PgStorage.migrate, PgStorage.clientLayer(options)), applied)
     }
   }
@@ -50,6 +53,7 @@ export const storageFromUrl = (url: string, settings: StorageSettings = {}): Sto
     kind: "sqlite",
     description: `SQLite at ${filename}`,
     layer: SqliteStorage.layer({ filename }),
+    migratedLayer: SqliteStorage.layer({ filename, migrate: false }),
     migrate: Effect.map(Effect.provide(SqliteStorage.migrate, SqliteStorage.clientLayer({ filename })), applied)
   }
 }

@@ -3,11 +3,10 @@ import { testDatabase } from "@atrium/sql-pg/testing"
 import { execFile, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { createServer as createNetServer } from "node:net"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+import { freePort, killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
 import { ENVIRONMENT_VARIABLES } from "../src/Env.js"
 
 const cli = join(__dirname, "..", "dist", "cli.js")
@@ -26,14 +25,6 @@ const embedded = db.server.startsWith("PGlite")
 const startServe = (extraEnv: Record<string, string> = {}) =>
   startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", ...extraEnv } })
 afterAll(killServerProcesses)
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createNetServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 const getDocuments = (url: string, created: { apiKey: string; authToken: string }) =>
   fetch(`${url}/v2/organizations/documents/get`, {

@@ -9,14 +9,14 @@
 import { testDatabase, type TestDatabase } from "@atrium/sql-pg/testing"
 import { execFile, spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exerciseAtrium } from "../../../test-support/ExampleSmoke.js"
-import { killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
+import { freePort, killServerProcesses, startServerProcess } from "../../../test-support/ServerProcess.js"
 
 const execFileAsync = promisify(execFile)
 const root = join(__dirname, "..", "..", "..")
@@ -110,14 +110,6 @@ const readmeSnippets = () => {
     direct: find(`from "@atrium/core/testing"`)
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Whether something accepts a new connection on the port. */
 const accepts = (port: number) =>

@@ -2,9 +2,8 @@ import * as JSONSchema from "effect/JSONSchema"
 import type * as Schema from "effect/Schema"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
-import { examples as recordedExamples } from "./Examples.generated.js"
+import { examples } from "./Examples.generated.js"
 import type { Operation } from "./Operation.js"
-import type { OperationExample } from "./OperationExample.js"
 import { operationIdOf } from "./OperationIds.js"
 
 /** Errors any operation can answer, beside those its handler declares. */
@@ -68,10 +67,8 @@ export const openApiDocument = (
     readonly title?: string
     readonly version?: string
     readonly headerPrefix: string
-    readonly examples?: Readonly<Record<string, OperationExample>>
   }
 ) => {
-  const examples = options.examples ?? recordedExamples
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   const jsonSchema = (schema: Schema.Schema.Any) =>
     withoutEffectAnnotations(JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1" }))
