@@ -6,6 +6,7 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import { defaultOptions } from "../src/Config.js"
 import { operations } from "../src/operations.js"
+import { clientSource } from "../src/protocol/ClientSource.js"
 import { examples } from "../src/protocol/Examples.generated.js"
 import { openApiDocument } from "../src/protocol/OpenApi.js"
 import { operationIdOf } from "../src/protocol/OperationIds.js"
@@ -21,6 +22,11 @@ describe("generated documents are current (run `pnpm docs` after changing an ope
 
   it("docs/reference.md", () => {
     expect(readFileSync(join(docs, "reference.md"), "utf8")).toBe(referenceMarkdown(operations as any))
+  })
+
+  it("packages/client/src/Operations.generated.ts", () => {
+    const committed = readFileSync(join(docs, "..", "packages", "client", "src", "Operations.generated.ts"), "utf8")
+    expect(committed).toBe(clientSource(operations as any))
   })
 
   it("documents every path of every operation once", () => {

@@ -3,20 +3,17 @@
  * `atrium serve` (the built command). Every operation renders with its examples, nothing is
  * requested from anywhere but the server, the page logs no error (a Content-Security-Policy
  * violation would be one), and a screenshot lands in test-output/docs-page.png.
- * Chromium: `apt-get install chromium` (.ci/run does), or CHROMIUM_PATH.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
 import { killServerProcesses, type ServerProcess, startServerProcess } from "../../../test-support/ServerProcess.js"
 
 const root = join(__dirname, "..", "..", "..")
-const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
-const found = existsSync(chromiumPath)
-if (!found && process.env["CI"]) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH`)
-if (!found) console.warn(`docs-page.test.ts skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`)
+const found = hasChromium("docs-page.test.ts")
 
 describe.runIf(found)("GET /docs in Chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "atrium-docs-page-"))
@@ -27,11 +24,7 @@ describe.runIf(found)("GET /docs in Chromium", () => {
     server = await startServerProcess([join(root, "packages/server/dist/cli.js"), "serve"], {
       env: { ...process.env, PORT: "0", DATABASE_URL: `sqlite:${join(dir, "atrium.db")}` }
     })
-    // The flags a closed network needs: no background connections to Google's services.
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

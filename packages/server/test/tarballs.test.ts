@@ -74,7 +74,9 @@ describe("each tarball", () => {
       for (const shared of ["effect", "@effect/platform", "@effect/sql", "@effect/experimental"]) {
         expect(dependencies, `${name} bundles its own ${shared}`).not.toContain(shared)
       }
-      if (name !== "@atrium/core" && name !== "@atrium/server") {
+      // The client talks HTTP only: it needs neither Effect nor the core.
+      if (name === "@atrium/client") expect(manifest.dependencies ?? {}, name).toEqual({})
+      else if (name !== "@atrium/core" && name !== "@atrium/server") {
         expect(manifest.peerDependencies?.["@atrium/core"], name).toBe("^0.1.0")
         expect(dependencies, name).not.toContain("@atrium/core")
       }
@@ -109,6 +111,25 @@ const readmeSnippets = () => {
     lambda: find(`from "@atrium/lambda"`),
     direct: find(`from "@atrium/core/testing"`)
   }
+}
+
+/** The README's one example of @atrium/client (beside the curl example), as JavaScript. */
+const clientSnippet = () => {
+  const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  const found = blocks.filter((block) => block.includes(`from "@atrium/client"`))
+  expect(found).toHaveLength(1)
+  return ts.transpileModule(found[0]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
+}
+
+/** A new workspace over HTTP: its first API key and auth token. */
+const createWorkspace = async (url: string, ownerEmail: string) => {
+  const answer = await fetch(`${url}/v2/workspace/create`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ data: { ownerEmail } })
+  })
+  const [apiKey, entry] = Object.entries((await answer.json()).result.data.apiKeyList)[0] as [string, { authToken: string }]
+  return { apiKey, authToken: entry.authToken }
 }
 
 /** Whether something accepts a new connection on the port. */
@@ -249,6 +270,11 @@ process.exit(0)
     // The docs page's script ships in the tarball's dist/docs.
     expect((await fetch(`${server.url}/docs/redoc.standalone.js`)).status).toBe(200)
     await exerciseAtrium(server.url)
+    // The README's typed-client example, as written but for the server's address.
+    const { apiKey, authToken } = await createWorkspace(server.url, `${manager.name}-client@example.com`)
+    writeFileSync(join(project, "client.mjs"), clientSnippet().replaceAll("http://localhost:8080", server.url))
+    const listed = await run(process.execPath, ["client.mjs"], project, { ...userEnv(), API_KEY: apiKey, AUTH_TOKEN: authToken })
+    expect(listed.trim()).toBe("[]")
     // npx and pnpm exec pass SIGTERM on to the server, then end by the same signal.
     await server.stop()
     const { port } = new URL(server.url)

@@ -1,0 +1,18 @@
+/**
+ * @atrium/client: a typed client for Atrium's HTTP API, generated from the operation table. Every
+ * operation is a method named by its operationId; every call resolves to `{ result }` or a typed
+ * `{ error }`. Runs wherever `fetch` does (Node 18+, browsers, workers); no dependencies.
+ */
+export { AtriumError } from "./AtriumError.js"
+export {
+  type AtriumClient,
+  type AtriumClientOptions,
+  type CallOptions,
+  type CallStatus,
+  createAtriumClient,
+  type ErrorOf,
+  type OperationName,
+  orThrow,
+  type Outcome
+} from "./Client.js"
+export * from "./Operations.generated.js"

@@ -1,0 +1,242 @@
+/**
+ * @atrium/client against a real Atrium behind node:http, on SQLite and on PostgreSQL: every
+ * operation of the table called once through its method (the walkthrough `pnpm docs` records,
+ * scripts/walkthrough.mjs), then the errors a caller meets, each as a typed AtriumError.
+ */
+import { type AtriumHandler, type AtriumOptionsInput, operations } from "@atrium/core"
+import { CapturedMail, testAtrium } from "@atrium/core/testing"
+import { toNodeListener } from "@atrium/node-http"
+import { PgStorage } from "@atrium/sql-pg"
+import { testDatabase } from "@atrium/sql-pg/testing"
+import { SqliteStorage } from "@atrium/sql-sqlite"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import * as Schema from "effect/Schema"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AtriumError, type AtriumClient, createAtriumClient, operationTable, orThrow } from "../src/index.js"
+
+interface Step {
+  readonly path: string
+  readonly data: (ctx: Record<string, any>) => unknown
+  readonly keep?: (result: any, ctx: Record<string, any>) => void
+  readonly settle?: boolean
+}
+const walkthroughFile = pathToFileURL(join(__dirname, "..", "..", "..", "scripts", "walkthrough.mjs")).href
+const outputOf = new Map(operations.flatMap((operation) => operation.paths.map((path) => [path, operation.output as Schema.Schema<unknown, unknown>])))
+const nameOf = new Map<string, string>(Object.entries(operationTable).map(([name, { path }]) => [path, name]))
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
+
+interface Running {
+  readonly url: string
+  readonly atrium: AtriumHandler
+  readonly stop: () => Promise<void>
+}
+
+/** Atrium on `storage` behind a real node:http server, optionally under a mount path. */
+const serve = async (storage: "sqlite" | "postgres", options: AtriumOptionsInput = {}, basePath?: string): Promise<Running> => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-client-"))
+  const db = storage === "postgres" ? await testDatabase() : undefined
+  const atrium = testAtrium(
+    db ? PgStorage.layer({ url: db.url }) : SqliteStorage.layer({ filename: join(dir, "atrium.db") }),
+    options,
+    CapturedMail.layer // keeps the sign-in mails out of the test output
+  )
+  await atrium.ready()
+  const server = createServer(toNodeListener(atrium, basePath === undefined ? {} : { basePath }))
+  const url = await listen(server)
+  return {
+    url,
+    atrium,
+    stop: async () => {
+      await close(server)
+      await atrium.dispose()
+      await db?.drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+for (const storage of ["sqlite", "postgres"] as const) {
+  describe(`@atrium/client on ${storage}`, () => {
+    let running: Running
+    beforeAll(async () => {
+      running = await serve(storage)
+    })
+    afterAll(() => running?.stop())
+
+    it("calls every operation through its method, each answering its result", async () => {
+      const { walkthrough } = (await import(walkthroughFile)) as { walkthrough: ReadonlyArray<Step> }
+      const ctx: Record<string, any> = {}
+      const called = new Set<string>()
+      for (const step of walkthrough) {
+        if (step.settle) await running.atrium.runDue()
+        const name = nameOf.get(step.path)
+        expect(name, step.path).toBeDefined()
+        // The credentials the walk has gathered so far, as a caller would pass them.
+        const client = createAtriumClient({
+          baseUrl: running.url,
+          apiKey: ctx["apiKey"],
+          authToken: ctx["authToken"],
+          workspaceId: ctx["workspaceId"],
+          workspaceAuthToken: ctx["workspaceAuthToken"]
+        })
+        const call = client[name as keyof typeof operationTable] as (input: unknown) => Promise<any>
+        const outcome = await call(step.data(ctx))
+        expect(outcome.error, `${name}: ${outcome.error?.message}`).toBeUndefined()
+        expect(outcome.response.ok).toBe(true)
+        // The answer is what the operation's output schema (whence the client's types) describes.
+        expect(() => Schema.decodeUnknownSync(outputOf.get(step.path)!)(outcome.result), name).not.toThrow()
+        step.keep?.(outcome.result, ctx)
+        called.add(name!)
+      }
+      expect([...called].sort()).toEqual(Object.keys(operationTable).sort())
+    }, 120_000)
+  })
+}
+
+describe("@atrium/client errors and options", () => {
+  let running: Running
+  let client: AtriumClient
+  beforeAll(async () => {
+    running = await serve("sqlite")
+    const created = await orThrow(createAtriumClient({ baseUrl: running.url }).workspaceCreate({ ownerEmail: "owner@acme.example" }))
+    const [apiKey, entry] = Object.entries(created.data.apiKeyList)[0]!
+    client = createAtriumClient({
+      baseUrl: running.url,
+      apiKey,
+      authToken: entry.authToken,
+      workspaceId: created.data.id,
+      workspaceAuthToken: created.data.authToken
+    })
+    await orThrow(client.organizationsAdd({ organizations: [{ organizationId: "acme" }] }))
+  })
+  afterAll(() => running?.stop())
+
+  it("answers a missing resource as NOT_FOUND with its HTTP status and the server's message", async () => {
+    const outcome = await client.organizationsFoldersGet({ organizationId: "acme", folderId: "nope" })
+    expect(outcome.result).toBeUndefined()
+    expect(outcome.error).toBeInstanceOf(AtriumError)
+    expect(outcome.error).toMatchObject({ status: "NOT_FOUND", httpStatus: 404, operation: "organizationsFoldersGet" })
+    expect(outcome.error!.message).toBe("Folder not found.")
+    expect(outcome.response?.status).toBe(404)
+  })
+
+  it("answers wrong credentials as PERMISSION_DENIED", async () => {
+    const outcome = await client.withOptions({ authToken: "not-the-token" }).organizationsGet({})
+    expect(outcome.error).toMatchObject({ status: "PERMISSION_DENIED", httpStatus: 403 })
+  })
+
+  it("answers input the server refuses as INVALID_ARGUMENT, naming the field", async () => {
+    const outcome = await client.organizationsGet({ pageSize: "ten" } as any)
+    expect(outcome.error).toMatchObject({ status: "INVALID_ARGUMENT", httpStatus: 400 })
+    expect(outcome.error!.message).toMatch(/pageSize/)
+  })
+
+  it("gives RESOURCE_EXHAUSTED its Retry-After in seconds", async () => {
+    const anonymous = createAtriumClient({ baseUrl: running.url })
+    let outcome
+    for (let i = 0; i < 10 && outcome?.error?.status !== "RESOURCE_EXHAUSTED"; i++) {
+      outcome = await anonymous.workspaceEmailSendLoginLink({ email: "owner@acme.example", continueUrl: "http://localhost/x" })
+    }
+    expect(outcome!.error).toMatchObject({ status: "RESOURCE_EXHAUSTED", httpStatus: 429 })
+    expect(outcome!.error!.retryAfterSeconds).toBeGreaterThan(0)
+    expect(outcome!.error!.retryAfterSeconds).toBe(Number(outcome!.response!.headers.get("retry-after")))
+  })
+
+  it("orThrow gives the result, or throws the AtriumError", async () => {
+    const result = await orThrow(client.organizationsGet({ organizationIds: ["acme"] }))
+    expect(result.data.map((organization) => organization.id)).toEqual(["acme"])
+    await expect(orThrow(client.organizationsFoldersGet({ organizationId: "acme", folderId: "nope" }))).rejects.toMatchObject({
+      name: "AtriumError",
+      status: "NOT_FOUND"
+    })
+  })
+
+  it("sends the credentials under the server's header prefix", async () => {
+    const velt = await serve("sqlite", { headerPrefix: "x-velt" })
+    try {
+      const anonymous = createAtriumClient({ baseUrl: velt.url, headerPrefix: "x-velt" })
+      const created = await orThrow(anonymous.workspaceCreate({ ownerEmail: "owner@acme.example" }))
+      const workspace = { workspaceId: created.data.id, workspaceAuthToken: created.data.authToken }
+      expect((await anonymous.withOptions(workspace).workspaceGet()).result?.data.id).toBe(created.data.id)
+      const unprefixed = await createAtriumClient({ baseUrl: velt.url, ...workspace }).workspaceGet()
+      expect(unprefixed.error?.status).toBe("PERMISSION_DENIED")
+    } finally {
+      await velt.stop()
+    }
+  })
+
+  it("calls an Atrium mounted under a path, with or without a trailing slash on baseUrl", async () => {
+    const mounted = await serve("sqlite", {}, "/collab")
+    try {
+      for (const baseUrl of [`${mounted.url}/collab`, `${mounted.url}/collab/`]) {
+        const outcome = await createAtriumClient({ baseUrl }).workspaceCreate({ ownerEmail: `o${baseUrl.length}@acme.example` })
+        expect(outcome.error).toBeUndefined()
+      }
+      const outside = await createAtriumClient({ baseUrl: mounted.url }).workspaceCreate({ ownerEmail: "x@acme.example" })
+      expect(outside.error).toMatchObject({ status: "NOT_FOUND", httpStatus: 404 })
+    } finally {
+      await mounted.stop()
+    }
+  })
+
+  it("reports no answer as UNAVAILABLE with httpStatus 0, and says where it called", async () => {
+    const server = createServer()
+    const url = await listen(server)
+    await close(server)
+    const outcome = await createAtriumClient({ baseUrl: url }).workspaceCreate({ ownerEmail: "o@acme.example" })
+    expect(outcome.error).toMatchObject({ status: "UNAVAILABLE", httpStatus: 0 })
+    expect(outcome.error!.message).toContain(`${url}/v2/workspace/create`)
+    expect(outcome.error!.message).toMatch(/ECONNREFUSED/)
+  })
+
+  it("reports an answer that is not Atrium's (a proxy's error page) as UNKNOWN with its status and an excerpt", async () => {
+    const proxy = createServer((_, res) => res.writeHead(502, { "content-type": "text/html" }).end("<html>Bad gateway</html>"))
+    const url = await listen(proxy)
+    try {
+      const outcome = await createAtriumClient({ baseUrl: url }).workspaceCreate({ ownerEmail: "o@acme.example" })
+      expect(outcome.error).toMatchObject({ status: "UNKNOWN", httpStatus: 502 })
+      expect(outcome.error!.message).toContain("<html>Bad gateway</html>")
+    } finally {
+      await close(proxy)
+    }
+  })
+
+  it("reports a call its signal aborted as CANCELLED", async () => {
+    const silent = createServer(() => {})
+    const url = await listen(silent)
+    try {
+      const controller = new AbortController()
+      const pending = createAtriumClient({ baseUrl: url }).workspaceCreate({ ownerEmail: "o@acme.example" }, { signal: controller.signal })
+      setTimeout(() => controller.abort(), 50)
+      expect((await pending).error).toMatchObject({ status: "CANCELLED", httpStatus: 0 })
+    } finally {
+      silent.closeAllConnections()
+      await close(silent)
+    }
+  })
+
+  it("uses the fetch it is given, with the options' and the call's headers", async () => {
+    const seen: Array<{ url: string; headers: Headers; body: unknown }> = []
+    const recording: typeof fetch = async (input, init) => {
+      seen.push({ url: String(input), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) })
+      return fetch(input, init)
+    }
+    const traced = client.withOptions({ fetch: recording, headers: { "x-request-id": "from-options" } })
+    const outcome = await traced.organizationsGet({ organizationIds: ["acme"] }, { headers: { "x-request-id": "from-call" } })
+    expect(outcome.error).toBeUndefined()
+    expect(seen).toHaveLength(1)
+    expect(seen[0]!.url).toBe(`${running.url}/v2/organizations/get`)
+    expect(seen[0]!.headers.get("x-request-id")).toBe("from-call")
+    expect(seen[0]!.headers.get("x-service-api-key")).toBeTruthy()
+    expect(seen[0]!.headers.get("x-service-workspace-id")).toBeNull()
+    expect(seen[0]!.body).toEqual({ data: { organizationIds: ["acme"] } })
+  })
+})
