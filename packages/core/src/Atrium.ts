@@ -9,6 +9,7 @@ import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
 import { openApiDocument } from "./protocol/OpenApi.js"
+import { TracingEnabled } from "./protocol/Tracing.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
 import { JobRunner } from "./jobs/JobRunner.js"
@@ -50,6 +51,13 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * Effect's logger, on the console, from Info up.
    */
   readonly logger?: Layer.Layer<never>
+  /**
+   * Trace with this Layer's tracer, e.g. `NodeSdk.layer(…)` or `OtlpTracer.layer(…)` from
+   * `@effect/opentelemetry`: a span per operation (named by its operationId, under the caller's
+   * `traceparent`) and, on the SQL storages, per statement. Without it nothing is traced and
+   * nothing is paid for it (docs/observability.md).
+   */
+  readonly tracing?: Layer.Layer<never>
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
@@ -69,7 +77,9 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
     ...(config.runJobs === true ? [JobRunner.background()] : []),
     ...(config.runDeliveries === true ? [DeliveryWorker()] : [])
   ]
-  return background.length === 0 ? services : Layer.mergeAll(...(background as [typeof background[number]])).pipe(Layer.provideMerge(services))
+  const all = background.length === 0 ? services : Layer.mergeAll(...(background as [typeof background[number]])).pipe(Layer.provideMerge(services))
+  // Beneath everything, so the storage sees it when it decides how to run statements.
+  return config.tracing === undefined ? all : all.pipe(Layer.provideMerge(Layer.merge(config.tracing, Layer.succeed(TracingEnabled, true))))
 }
 
 export type AtriumServices = Layer.Layer.Success<ReturnType<typeof atriumLayer<never, never>>>

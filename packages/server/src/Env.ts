@@ -7,6 +7,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ConnectionLimits } from "./Connections.js"
 import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./Log.js"
+import type { TracingSettings } from "./Telemetry.js"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
 export interface ServerEnv {
@@ -20,6 +21,8 @@ export interface ServerEnv {
   readonly connections?: Partial<ConnectionLimits>
   /** LOG_LEVEL and LOG_FORMAT (default info, text). */
   readonly log?: LogSettings
+  /** OTEL_EXPORTER_OTLP_*: send traces there; unset, nothing is traced. */
+  readonly tracing?: TracingSettings
 }
 
 export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
@@ -50,7 +53,11 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "ATRIUM_ENCRYPTION_KEY", about: "encrypts the stored secrets that are read back (webhook signing secrets, the token signing key, the page-token key, the permission provider's token); at least 32 characters (openssl rand -base64 32); keep it: without it they cannot be read" },
   { name: "ATRIUM_PUBLIC_WORKSPACE_CREATE", about: "0: refuse workspace/create over HTTP (default 1: anyone who reaches the server may create a workspace); atrium workspace create still works" },
   { name: "ATRIUM_STRICT_STATUSES", about: "1: answer domains/add, domains/delete and v2 documents/add's partial failures 409/404 instead of the hosted service's 500 INTERNAL" },
-  { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" }
+  { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" },
+  { name: "OTEL_EXPORTER_OTLP_ENDPOINT", about: "OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318: a span per operation and per SQL statement go to its /v1/traces (default: no tracing)" },
+  { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", about: "the full traces URL instead (e.g. http://localhost:4318/v1/traces)" },
+  { name: "OTEL_EXPORTER_OTLP_HEADERS", about: "headers sent with the traces, name=value pairs separated by commas (e.g. x-honeycomb-team=KEY)" },
+  { name: "OTEL_SERVICE_NAME", about: "service.name of the traces (default atrium)" }
 ]
 
 /**
@@ -89,6 +96,35 @@ const oneOf = <A extends string>(name: string, choices: ReadonlyArray<A>) =>
     const found = choices.find((choice) => choice === value.toLowerCase())
     return found === undefined ? Either.left(`must be one of ${choices.join(", ")}, got "${value}"`) : Either.right(found)
   })
+
+const otlpUrl = (name: string) =>
+  variable(name, (value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === "http:" || url.protocol === "https:" ? Either.right(url.href) : Either.left(`must be an http(s) URL, got "${value}"`)
+    } catch {
+      return Either.left(`must be an http(s) URL, got "${value}"`)
+    }
+  })
+
+/** `name=value,name2=value2`, values percent-decoded: the OpenTelemetry specification's format. */
+const otlpHeaders = variable("OTEL_EXPORTER_OTLP_HEADERS", (value) => {
+  const headers: Record<string, string> = {}
+  for (const pair of value.split(",").filter((part) => part.trim() !== "")) {
+    const at = pair.indexOf("=")
+    if (at <= 0) return Either.left(`must be name=value pairs separated by commas, got "${pair.trim()}"`)
+    try {
+      headers[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim())
+    } catch {
+      return Either.left(`has a value that is not percent-encoded text: "${pair.trim()}"`)
+    }
+  }
+  return Either.right(headers)
+})
+
+/** The traces URL: the traces endpoint as given, or the general endpoint's /v1/traces, as OTLP exporters read them. */
+const tracesUrl = (endpoint: Option.Option<string>, tracesEndpoint: Option.Option<string>): Option.Option<string> =>
+  Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base.replace(/\/+$/, "")}/v1/traces`))
 
 const retrySchedule = variable("ATRIUM_WEBHOOK_RETRY_SCHEDULE", (value) => {
   const parsed = parseRetrySchedule(value)
@@ -131,8 +167,17 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   retrySchedule,
   webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
   webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
-  webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1)
+  webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1),
+  otlpEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_ENDPOINT"),
+  otlpTracesEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+  otlpHeaders,
+  serviceName: text("OTEL_SERVICE_NAME")
 }).pipe(Config.map((v): ServerEnv => ({
+  ...when("tracing", Option.map(tracesUrl(v.otlpEndpoint, v.otlpTracesEndpoint), (url) => ({
+    url,
+    headers: Option.getOrElse(v.otlpHeaders, () => ({})),
+    serviceName: Option.getOrElse(v.serviceName, () => "atrium")
+  }))),
   log: {
     level: Option.getOrElse(v.logLevel, () => defaultLogSettings.level),
     format: Option.getOrElse(v.logFormat, () => defaultLogSettings.format)

@@ -8,6 +8,7 @@ import { docsPage } from "./DocsPage.js"
 import type { ServerEnv } from "./Env.js"
 import { type Log, makeLog } from "./Log.js"
 import { storageFromUrl } from "./Storage.js"
+import { tracingLayer } from "./Telemetry.js"
 import * as Effect from "effect/Effect"
 
 export interface RunningServer {
@@ -50,7 +51,16 @@ const cannotOpen = (description: string, error: unknown) => new Error(`cannot op
 const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv, log: Log, background: boolean) => {
   const applied = await Effect.runPromise(storage.migrate).catch((error) => Promise.reject(cannotOpen(storage.description, error)))
   log.info(applied.length > 0 ? `migrations applied: ${applied.join(", ")}` : "database is up to date", { storage: storage.description })
-  const atrium = createAtrium({ storage: storage.migratedLayer, options: env.options, runJobs: background, runDeliveries: background, logger: log.effectLogger })
+  const tracing = env.tracing === undefined ? undefined : await tracingLayer(env.tracing)
+  if (env.tracing) log.info(`tracing to ${env.tracing.url}`, { service: env.tracing.serviceName })
+  const atrium = createAtrium({
+    storage: storage.migratedLayer,
+    options: env.options,
+    runJobs: background,
+    runDeliveries: background,
+    logger: log.effectLogger,
+    ...(tracing && { tracing })
+  })
   try {
     await atrium.ready()
   } catch (error) {

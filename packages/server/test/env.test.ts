@@ -68,6 +68,29 @@ describe("readEnv", () => {
     expect(() => readEnv({ ATRIUM_ALLOW_PRIVATE_NETWORKS: "yes" })).toThrow(/ATRIUM_ALLOW_PRIVATE_NETWORKS must be 1, true, 0 or false, got "yes"/)
   })
 
+  it("traces only when an OTLP endpoint is set: the general one's /v1/traces, or the traces URL as given", () => {
+    expect(readEnv({}).tracing).toBeUndefined()
+    expect(readEnv({ OTEL_SERVICE_NAME: "x", OTEL_EXPORTER_OTLP_HEADERS: "a=b" }).tracing).toBeUndefined()
+    expect(readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
+      url: "http://collector:4318/v1/traces",
+      headers: {},
+      serviceName: "atrium"
+    })
+    expect(readEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-honeycomb-team=k3y, authorization=Bearer%20t0k",
+      OTEL_SERVICE_NAME: "atrium-eu"
+    }).tracing).toEqual({
+      url: "https://traces.example/otlp",
+      headers: { "x-honeycomb-team": "k3y", authorization: "Bearer t0k" },
+      serviceName: "atrium-eu"
+    })
+    expect(() => readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL, got "collector:4318"/)
+    expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "novalue" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS must be name=value pairs/)
+    expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "a=%zz" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded/)
+  })
+
   it("refuses a retry schedule that is not comma-separated seconds", () => {
     expect(() => readEnv({ ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,5m" })).toThrow(/ATRIUM_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative numbers/)
   })

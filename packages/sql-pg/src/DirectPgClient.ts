@@ -2,7 +2,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { withDirectStatements } from "@atrium/core/sql"
+import { directStatementsWanted, withDirectStatements } from "@atrium/core/sql"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -14,7 +14,7 @@ export interface DirectPgOptions {
   readonly max?: number | undefined
   readonly idleTimeoutMillis?: number | undefined
   readonly connectTimeoutMillis?: number | undefined
-  /** Run statements outside a transaction directly (default true); `false` keeps @effect/sql's spans. */
+  /** Run statements outside a transaction directly (default: yes, unless `createAtrium({ tracing })` traces); `false` keeps @effect/sql's spans. */
   readonly directStatements?: boolean | undefined
 }
 
@@ -66,7 +66,7 @@ export const directPgClient = (options: DirectPgOptions): Layer.Layer<SqlClient.
     Effect.gen(function*() {
       const pool = yield* acquirePool(options)
       const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "atrium" })
-      if (options.directStatements === false) return client
+      if (!(yield* directStatementsWanted(options.directStatements))) return client
       return withDirectStatements(client, (statement, ordinary, compile) =>
         Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
           if (Option.isSome(transaction)) return ordinary(statement)

@@ -36,7 +36,7 @@ export interface PgStorageOptions {
   /** Run pending migrations when the layer is built (default true). */
   readonly migrate?: boolean
   /**
-   * Run each statement outside a transaction as one `pool.query` (default true), without
+   * Run each statement outside a transaction as one `pool.query` (default: yes, unless `createAtrium({ tracing })` traces), without
    * @effect/sql's span, scope and connection acquisition per statement. `false` gives those
    * back (a span per statement for a tracer), at their cost (docs/storage.md).
    */

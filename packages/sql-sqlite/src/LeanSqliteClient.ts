@@ -10,7 +10,7 @@ export interface LeanSqliteOptions {
   readonly filename: string
   /** Prepared statements kept (least recently used are dropped past this). */
   readonly statementCacheSize?: number
-  /** Run statements outside a transaction directly (default true); `false` keeps @effect/sql's spans. */
+  /** Run statements outside a transaction directly (default: yes, unless `createAtrium({ tracing })` traces); `false` keeps @effect/sql's spans. */
   readonly directStatements?: boolean | undefined
 }
 

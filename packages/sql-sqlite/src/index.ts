@@ -27,7 +27,7 @@ export interface SqliteStorageOptions {
   /** Run pending migrations when the layer is built (default true). */
   readonly migrate?: boolean
   /**
-   * Run each statement outside a transaction directly on the driver (default true), without
+   * Run each statement outside a transaction directly on the driver (default: yes, unless `createAtrium({ tracing })` traces), without
    * @effect/sql's span, scope and connection acquisition per statement. `false` gives those
    * back (a span per statement for a tracer), at their cost (docs/storage.md). The lean client only.
    */

@@ -11,6 +11,8 @@ import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
 import { makeDecoder } from "./Decode.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
+import { operationIdOf } from "./OperationIds.js"
+import { TracingEnabled, withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
 import type { ApiKeyCaller, Operation, StrictStatus } from "./Operation.js"
 
@@ -125,6 +127,8 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
   const limitApiKey = access.limitApiKey
+  // Decided once: an untraced request path has no span to open or skip.
+  const tracing = Context.get(runtime.context, TracingEnabled)
 
   const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R>>()
   const successStatus = new Map<string, number>()
@@ -168,7 +172,8 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     }
     for (const path of operation.paths) {
       if (routes.has(path)) throw new Error(`Two operations claim ${path}`)
-      routes.set(path, route)
+      const name = operationIdOf(path)
+      routes.set(path, tracing ? (request, data) => withOperationSpan(route(request, data), name, path, header(request, "traceparent")) : route)
       successStatus.set(path, operation.successStatus ?? 200)
       if (options.strictStatuses && operation.strictStatus) strictStatus.set(path, operation.strictStatus)
     }

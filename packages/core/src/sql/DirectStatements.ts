@@ -1,7 +1,8 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import { TracingEnabled } from "../protocol/Tracing.js"
 import { ordinaryCommit, replaceCommit } from "./SqlInternals.js"
 import { type Compiled, makeStatementShapes } from "./StatementShapes.js"
 
@@ -38,3 +39,10 @@ export const withDirectStatements = (client: SqlClient.SqlClient, direct: Direct
   }
   return Object.assign(make, client) as unknown as SqlClient.SqlClient
 }
+
+/**
+ * Whether a client built now should run statements directly: as its options say, else unless
+ * Atrium traces (`createAtrium({ tracing })`), where each statement keeps @effect/sql's span.
+ */
+export const directStatementsWanted = (option: boolean | undefined): Effect.Effect<boolean> =>
+  option !== undefined ? Effect.succeed(option) : Effect.map(TracingEnabled, (tracing) => !tracing)

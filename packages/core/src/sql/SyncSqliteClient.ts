@@ -6,7 +6,7 @@ import * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { withDirectStatements } from "./DirectStatements.js"
+import { directStatementsWanted, withDirectStatements } from "./DirectStatements.js"
 
 /**
  * A SQLite driver that runs a statement synchronously (better-sqlite3, sql.js): the one thing
@@ -23,7 +23,7 @@ export interface SyncSqliteClientOptions {
   /** `db.system.name` and any other attributes of @effect/sql's spans. */
   readonly spanAttributes: ReadonlyArray<readonly [string, unknown]>
   /**
-   * Run statements outside a transaction directly (default true). `false` keeps @effect/sql's
+   * Run statements outside a transaction directly (default: yes, unless `createAtrium({ tracing })` traces). `false` keeps @effect/sql's
    * ordinary path for every statement, with its span per statement, at its cost (docs/storage.md).
    */
   readonly directStatements?: boolean | undefined
@@ -83,7 +83,7 @@ export const makeSyncSqliteClient = (
       spanAttributes: options.spanAttributes
     })
 
-    if (options.directStatements === false) return client
+    if (!(yield* directStatementsWanted(options.directStatements))) return client
     return withDirectStatements(client, (statement, ordinary, compile) => {
       if (held) return ordinary(statement)
       const [sql, params] = compile(statement)
