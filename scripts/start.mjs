@@ -22,7 +22,7 @@ const oldestFile = (dir) => {
   return times.length === 0 ? 0 : Math.min(...times)
 }
 
-const shared = Math.max(newest(join(root, "tsup.shared.js")), newest(join(root, "tsconfig.base.json")))
+const shared = Math.max(newest(join(root, "tsup.shared.ts")), newest(join(root, "tsconfig.base.json")))
 const stale = readdirSync(join(root, "packages")).filter((name) => {
   const dir = join(root, "packages", name)
   const inputs = Math.max(shared, newest(join(dir, "src")), newest(join(dir, "package.json")), newest(join(dir, "tsup.config.ts")))
