@@ -16,7 +16,7 @@ export interface AtriumClientOptions {
   readonly headerPrefix?: string | undefined
   /** Sent with every request. */
   readonly headers?: Readonly<Record<string, string>> | undefined
-  /** Defaults to the global `fetch` (Node 18+, browsers, workers). */
+  /** Defaults to the global `fetch` (Node 20+, browsers). */
   readonly fetch?: typeof fetch | undefined
 }
 

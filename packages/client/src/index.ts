@@ -1,7 +1,7 @@
 /**
  * @atrium/client: a typed client for Atrium's HTTP API, generated from the operation table. Every
  * operation is a method named by its operationId; every call resolves to `{ result }` or a typed
- * `{ error }`. Runs wherever `fetch` does (Node 18+, browsers, workers); no dependencies.
+ * `{ error }`. Runs on the platform's `fetch` (Node 20+, browsers); no dependencies.
  */
 export { AtriumError } from "./AtriumError.js"
 export {
