@@ -62,6 +62,15 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect(other.data[0]).toMatchObject({ annotationNumber: 2, comments: [{ commentId: 7 }, { commentText: "reply" }] })
   })
 
+  it("numbers a document's threads once each when they are added at the same time", async () => {
+    const creds = await ctx().workspace()
+    // Concurrent transactions each read the document's highest number: on PostgreSQL they must take turns.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => addThreads(creds, "race", [thread(`r${i}`, `thread ${i}`)])))
+    const page = await getThreads(creds, { documentId: "race", pageSize: 50 })
+    const numbers = page.data.map((annotation: any) => annotation.annotationNumber).sort((a: number, b: number) => a - b)
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
+  })
+
   it("writes nothing when one entry of a batch fails, and says which in details", async () => {
     const creds = await ctx().workspace()
     await addThreads(creds, "doc1", [thread("taken", "x")])
