@@ -5,27 +5,27 @@
 import { writeFileSync } from "node:fs"
 import { createAtrium, operations } from "../packages/core/dist/index.js"
 import { directClient, MemoryStorage } from "../packages/core/dist/testing/index.js"
-import { walkthrough } from "./walkthrough.mjs"
+import { replay } from "./walkthrough.mjs"
 
 const atrium = createAtrium({ storage: MemoryStorage })
 const client = directClient(atrium)
 const authOf = new Map(operations.flatMap((operation) => operation.paths.map((path) => [path, operation.auth])))
-const ctx = {}
-const headersFor = (auth) =>
+const headersFor = (auth, ctx) =>
   auth === "apiKey" ? { "x-service-api-key": ctx.apiKey, "x-service-auth-token": ctx.authToken }
   : auth === "workspace" ? { "x-service-workspace-id": ctx.workspaceId, "x-service-workspace-auth-token": ctx.workspaceAuthToken }
   : {}
 
 const examples = {}
-for (const step of walkthrough) {
-  if (!authOf.has(step.path)) throw new Error(`walkthrough: no operation at ${step.path}`)
-  if (step.settle) await atrium.runDue()
-  const data = step.data(ctx)
-  const answer = await client.post(step.path, data, headersFor(authOf.get(step.path)))
-  if (answer.status >= 300) throw new Error(`walkthrough: ${step.path} answered ${answer.status}: ${answer.text}`)
-  step.keep?.(answer.body.result, ctx)
-  examples[step.path] = { request: { data }, response: answer.body }
-}
+await replay({
+  settle: () => atrium.runDue(),
+  call: async (path, data, ctx) => {
+    if (!authOf.has(path)) throw new Error(`walkthrough: no operation at ${path}`)
+    const answer = await client.post(path, data, headersFor(authOf.get(path), ctx))
+    if (answer.status >= 300) throw new Error(`walkthrough: ${path} answered ${answer.status}: ${answer.text}`)
+    examples[path] = { request: { data }, response: answer.body }
+    return answer.body.result
+  }
+})
 const missing = [...authOf.keys()].filter((path) => !(path in examples))
 if (missing.length > 0) throw new Error(`walkthrough: no step for ${missing.join(", ")}`)
 await atrium.dispose()

@@ -183,3 +183,20 @@ export const walkthrough = [
   { path: "/v2/users/data/delete/status", settle: true, data: (ctx) => ({ jobId: ctx.jobId }) },
   { path: "/v2/workspace/advancedwebhook/endpoints/delete", data: (ctx) => ({ endpointId: ctx.endpointId }) }
 ]
+
+/**
+ * Walks every step in order: `settle()` first where a step asks for it, then `call` for the
+ * step's result (what its `keep` reads); `call` throws to stop the walk. `ctx` holds what earlier
+ * answers gave (ids, keys, tokens), for callers that send credentials.
+ * @param {{ call: (path: string, data: unknown, ctx: Context) => Promise<any>, settle: () => Promise<unknown> }} walker
+ */
+export const replay = async ({ call, settle }) => {
+  /** @type {Context} */
+  const ctx = {}
+  for (const step of walkthrough) {
+    if (step.settle) await settle()
+    // Called first: `step.keep?.(await call(…))` would skip the call for steps without `keep`.
+    const result = await call(step.path, step.data(ctx), ctx)
+    step.keep?.(result, ctx)
+  }
+}

@@ -1,5 +1,5 @@
 import { AtriumError } from "./AtriumError.js"
-import { type ErrorStatus, operationTable, type Operations } from "./Operations.generated.js"
+import { credentialHeaderSuffixes, type ErrorStatus, operationTable, type Operations } from "./Operations.generated.js"
 
 export type OperationName = keyof Operations
 
@@ -50,9 +50,10 @@ export type AtriumClient =
 export const createAtriumClient = (options: AtriumClientOptions): AtriumClient => {
   const base = String(options.baseUrl).replace(/\/+$/, "")
   const prefix = options.headerPrefix ?? "x-service"
+  const name = (header: keyof typeof credentialHeaderSuffixes) => `${prefix}-${credentialHeaderSuffixes[header]}`
   const credentials = {
-    apiKey: { [`${prefix}-api-key`]: options.apiKey, [`${prefix}-auth-token`]: options.authToken },
-    workspace: { [`${prefix}-workspace-id`]: options.workspaceId, [`${prefix}-workspace-auth-token`]: options.workspaceAuthToken },
+    apiKey: { [name("apiKey")]: options.apiKey, [name("authToken")]: options.authToken },
+    workspace: { [name("workspaceId")]: options.workspaceId, [name("workspaceAuthToken")]: options.workspaceAuthToken },
     public: {}
   }
   const methods = Object.fromEntries(

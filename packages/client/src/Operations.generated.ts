@@ -1982,6 +1982,9 @@ export interface Operations {
   readonly memorySuggest: { readonly input: MemorySuggestInput; readonly result: MemorySuggestResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
 }
 
+/** The credential headers' names after the client's `headerPrefix`. */
+export const credentialHeaderSuffixes = {"apiKey":"api-key","authToken":"auth-token","workspaceId":"workspace-id","workspaceAuthToken":"workspace-auth-token"} as const
+
 /** Where each operation is and which credentials it takes. */
 export const operationTable = {
   workspaceCreate: { path: "/v2/workspace/create", auth: "public" },

@@ -9,10 +9,10 @@ import { CapturedMail, MemoryStorage } from "@atrium/core/testing"
 import { toNodeListener } from "@atrium/node-http"
 import { existsSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { listen } from "../../../test-support/backends.js"
 import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
 
 const bundle = join(__dirname, "..", "dist", "index.js")
@@ -49,7 +49,7 @@ describe.runIf(found)("@atrium/client in Chromium", () => {
       if (req.url === "/client.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(readFileSync(bundle))
       api(req, res)
     })
-    url = await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+    url = await listen(server)
     browser = await launchChromium()
   }, 60_000)
 

@@ -11,26 +11,23 @@ import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Schema from "effect/Schema"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { listen } from "../../../test-support/backends.js"
 import { AtriumError, type AtriumClient, createAtriumClient, operationTable, orThrow } from "../src/index.js"
 
-interface Step {
-  readonly path: string
-  readonly data: (ctx: Record<string, any>) => unknown
-  readonly keep?: (result: any, ctx: Record<string, any>) => void
-  readonly settle?: boolean
-}
+/** scripts/walkthrough.mjs's `replay`: every path once, in an order where each finds what it needs. */
+type Replay = (walker: {
+  readonly call: (path: string, data: unknown, ctx: Record<string, any>) => Promise<unknown>
+  readonly settle: () => Promise<unknown>
+}) => Promise<void>
 const walkthroughFile = pathToFileURL(join(__dirname, "..", "..", "..", "scripts", "walkthrough.mjs")).href
 const outputOf = new Map(operations.flatMap((operation) => operation.paths.map((path) => [path, operation.output as Schema.Schema<unknown, unknown>])))
 const nameOf = new Map<string, string>(Object.entries(operationTable).map(([name, { path }]) => [path, name]))
 
-const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
 
 interface Running {
@@ -72,30 +69,31 @@ for (const storage of ["sqlite", "postgres"] as const) {
     afterAll(() => running?.stop())
 
     it("calls every operation through its method, each answering its result", async () => {
-      const { walkthrough } = (await import(walkthroughFile)) as { walkthrough: ReadonlyArray<Step> }
-      const ctx: Record<string, any> = {}
+      const { replay } = (await import(walkthroughFile)) as { replay: Replay }
       const called = new Set<string>()
-      for (const step of walkthrough) {
-        if (step.settle) await running.atrium.runDue()
-        const name = nameOf.get(step.path)
-        expect(name, step.path).toBeDefined()
-        // The credentials the walk has gathered so far, as a caller would pass them.
-        const client = createAtriumClient({
-          baseUrl: running.url,
-          apiKey: ctx["apiKey"],
-          authToken: ctx["authToken"],
-          workspaceId: ctx["workspaceId"],
-          workspaceAuthToken: ctx["workspaceAuthToken"]
-        })
-        const call = client[name as keyof typeof operationTable] as (input: unknown) => Promise<any>
-        const outcome = await call(step.data(ctx))
-        expect(outcome.error, `${name}: ${outcome.error?.message}`).toBeUndefined()
-        expect(outcome.response.ok).toBe(true)
-        // The answer is what the operation's output schema (whence the client's types) describes.
-        expect(() => Schema.decodeUnknownSync(outputOf.get(step.path)!)(outcome.result), name).not.toThrow()
-        step.keep?.(outcome.result, ctx)
-        called.add(name!)
-      }
+      await replay({
+        settle: () => running.atrium.runDue(),
+        call: async (path, data, ctx) => {
+          const name = nameOf.get(path)
+          expect(name, path).toBeDefined()
+          // The credentials the walk has gathered so far, as a caller would pass them.
+          const client = createAtriumClient({
+            baseUrl: running.url,
+            apiKey: ctx["apiKey"],
+            authToken: ctx["authToken"],
+            workspaceId: ctx["workspaceId"],
+            workspaceAuthToken: ctx["workspaceAuthToken"]
+          })
+          const call = client[name as keyof typeof operationTable] as (input: unknown) => Promise<any>
+          const outcome = await call(data)
+          expect(outcome.error, `${name}: ${outcome.error?.message}`).toBeUndefined()
+          expect(outcome.response.ok).toBe(true)
+          // The answer is what the operation's output schema (whence the client's types) describes.
+          expect(() => Schema.decodeUnknownSync(outputOf.get(path)!)(outcome.result), name).not.toThrow()
+          called.add(name!)
+          return outcome.result
+        }
+      })
       expect([...called].sort()).toEqual(Object.keys(operationTable).sort())
     }, 120_000)
   })

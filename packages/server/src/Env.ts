@@ -1,4 +1,4 @@
-import { type AtriumOptionsInput, MIN_ENCRYPTION_KEY_LENGTH, parseRetrySchedule } from "@atrium/core"
+import { type AtriumOptionsInput, encryptionKeyProblem, parseRetrySchedule } from "@atrium/core"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -132,10 +132,10 @@ const retrySchedule = variable("ATRIUM_WEBHOOK_RETRY_SCHEDULE", (value) => {
 })
 
 /** Refused at start, naming the variable, rather than when the first secret is stored. */
-const encryptionKey = variable("ATRIUM_ENCRYPTION_KEY", (value) =>
-  value.length < MIN_ENCRYPTION_KEY_LENGTH
-    ? Either.left(`must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${value.length}`)
-    : Either.right(value))
+const encryptionKey = variable("ATRIUM_ENCRYPTION_KEY", (value) => {
+  const problem = encryptionKeyProblem(value)
+  return problem === undefined ? Either.right(value) : Either.left(problem)
+})
 
 /** `{ [key]: value }` when the variable is set, `{}` when not: the options keep their own defaults. */
 const when = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?: A } =>

@@ -20,6 +20,12 @@ const PREFIX = "enc:v1:"
 /** The least key length accepted: `openssl rand -base64 32` gives 44 characters. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32
 
+/** What is wrong with an encryption key ("must be at least …"), or undefined: for the error here and the server's start-up check. */
+export const encryptionKeyProblem = (encryptionKey: string): string | undefined =>
+  encryptionKey.length < MIN_ENCRYPTION_KEY_LENGTH
+    ? `must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${encryptionKey.length}`
+    : undefined
+
 const plain: SecretBoxShape = {
   seal: (value) => value,
   open: (stored) => {
@@ -31,9 +37,8 @@ const plain: SecretBoxShape = {
 /** The box of `encryptionKey` (any string of at least 32 characters; its AES key is derived with HKDF-SHA-256), or the plain one. */
 export const makeSecretBox = (encryptionKey: string | undefined): SecretBoxShape => {
   if (encryptionKey === undefined) return plain
-  if (encryptionKey.length < MIN_ENCRYPTION_KEY_LENGTH) {
-    throw new Error(`The encryption key must be at least ${MIN_ENCRYPTION_KEY_LENGTH} characters (openssl rand -base64 32), got ${encryptionKey.length}.`)
-  }
+  const problem = encryptionKeyProblem(encryptionKey)
+  if (problem !== undefined) throw new Error(`The encryption key ${problem}.`)
   const key = createSecretKey(Buffer.from(hkdfSync("sha256", encryptionKey, "atrium", "atrium secret box v1", 32)))
   return {
     seal: (value) => PREFIX + seal(key, Buffer.from(value, "utf8")).toString("base64url"),

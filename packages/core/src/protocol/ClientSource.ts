@@ -1,3 +1,4 @@
+import { credentialHeaderSuffixes } from "./CredentialHeaders.js"
 import { errorStatuses } from "./ErrorStatus.js"
 import { errorsOf, openApiDocument } from "./OpenApi.js"
 import type { Operation } from "./Operation.js"
@@ -51,6 +52,8 @@ export const clientSource = (operations: ReadonlyArray<Operation>): string => {
     `export type ErrorStatus = ${errorStatuses.map((status) => JSON.stringify(status)).join(" | ")}\n`,
     "/** Every operation by name: its input, its `result` and the error statuses it declares. */",
     `export interface Operations {\n${entries.join("\n")}\n}\n`,
+    "/** The credential headers' names after the client's `headerPrefix`. */",
+    `export const credentialHeaderSuffixes = ${JSON.stringify(credentialHeaderSuffixes)} as const\n`,
     "/** Where each operation is and which credentials it takes. */",
     `export const operationTable = {\n${table.join(",\n")}\n} as const\n`
   )

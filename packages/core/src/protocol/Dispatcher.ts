@@ -8,6 +8,7 @@ import * as Runtime from "effect/Runtime"
 import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
 import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
+import { credentialHeaders } from "./CredentialHeaders.js"
 import { makeDecoder } from "./Decode.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
@@ -117,12 +118,7 @@ export interface DispatcherOptions<R> {
  * for the measurements behind it.
  */
 export const makeDispatcher = <R>({ documents, operations, options, runtime }: DispatcherOptions<R>) => {
-  const names = {
-    apiKey: `${options.headerPrefix}-api-key`,
-    authToken: `${options.headerPrefix}-auth-token`,
-    workspaceId: `${options.headerPrefix}-workspace-id`,
-    workspaceToken: `${options.headerPrefix}-workspace-auth-token`
-  }
+  const names = credentialHeaders(options.headerPrefix)
   const runFork = Runtime.runFork(runtime)
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
@@ -157,7 +153,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
           return run(data, { mode: "public", ip })
         case "workspace":
           return Effect.flatMap(
-            access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceToken), ip),
+            access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceAuthToken), ip),
             (caller) => run(data, caller)
           )
         default: {

@@ -1,5 +1,6 @@
 import * as JSONSchema from "effect/JSONSchema"
 import type * as Schema from "effect/Schema"
+import { credentialHeaders } from "./CredentialHeaders.js"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
 import { examples } from "./Examples.generated.js"
@@ -115,7 +116,6 @@ export const openApiDocument = (
     }
   }
 
-  const header = (suffix: string) => ({ type: "apiKey", in: "header", name: `${options.headerPrefix}-${suffix}` })
   return {
     openapi: "3.1.0",
     info: {
@@ -129,12 +129,10 @@ export const openApiDocument = (
     paths,
     components: {
       schemas: withoutEffectAnnotations(definitions) as Record<string, JSONSchema.JsonSchema7>,
-      securitySchemes: {
-        apiKey: header("api-key"),
-        authToken: header("auth-token"),
-        workspaceId: header("workspace-id"),
-        workspaceAuthToken: header("workspace-auth-token")
-      }
+      // One scheme per credential header, named as in `security` above.
+      securitySchemes: Object.fromEntries(
+        Object.entries(credentialHeaders(options.headerPrefix)).map(([scheme, name]) => [scheme, { type: "apiKey", in: "header", name }])
+      )
     }
   }
 }
