@@ -22,7 +22,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
     const events = yield* Events
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     return {
       /**
@@ -86,6 +86,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
           const data: Record<string, { success: boolean; message: string }> = {}
           for (const { id, ...fields } of input.activities) {
             data[id] = yield* withTransaction(Effect.gen(function*() {
+              yield* lock("activity", apiKey, input.organizationId, id) // a merge: concurrent updates apply one after the other
               const existing = yield* repo.find(apiKey, input.organizationId, id)
               if (existing === undefined) return { success: false, message: "Failed to update activity." }
               yield* repo.put({ ...existing, ...fields })

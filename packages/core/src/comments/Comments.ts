@@ -140,7 +140,15 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
     const activities = yield* ActivitiesRepo
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
+
+    /**
+     * Every write to a document's threads takes the document's lock first, in its transaction:
+     * on PostgreSQL two merges into one thread, two numberings or two id checks would otherwise
+     * run side by side and one change would be lost (SQLite runs one write at a time).
+     */
+    const lockDocument = (apiKey: string, organizationId: string, documentId: string) =>
+      lock("comments", apiKey, organizationId, documentId)
 
     /** The organization and document, created first when the caller asks for it. */
     const ensureContainers = (apiKey: string, input: { organizationId: string; documentId: string; createOrganization?: boolean; createDocument?: boolean }, now: number) =>
@@ -294,21 +302,23 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             // Unnamed entries are keyed by their place in the request, as the facts key denied ones.
             entries.push({ entry, id: entry.annotationId ?? (yield* ids.make(undefined, 20)), key: entry.annotationId ?? `__index:${index}` })
           }
-          const existing = new Set(yield* repo.existingAnnotations(apiKey, organizationId, entries.map((e) => e.id)))
-          const refusals: Array<Refusal> = []
-          const seen = new Set<string>()
-          for (const { entry, id, key } of entries) {
-            if (existing.has(id)) refusals.push({ key, exists: true, message: `Annotation ${id} already exists.` })
-            else if (seen.has(id)) refusals.push({ key, exists: false, message: `Annotation ${id} appears more than once in this request.` })
-            const duplicates = duplicateCommentIds(entry.commentData, new Set())
-            if (duplicates.length > 0) {
-              refusals.push({ key, exists: false, message: `Comment ${duplicates[0]!.id} appears more than once in annotation ${id}.` })
-            }
-            seen.add(id)
-          }
-          if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
-
           const added = yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, documentId)
+            // Checked in the transaction: a thread added meanwhile under the same id is found here
+            // (or, added to another document, makes the insert lose the race and this run again).
+            const existing = new Set(yield* repo.existingAnnotations(apiKey, organizationId, entries.map((e) => e.id)))
+            const refusals: Array<Refusal> = []
+            const seen = new Set<string>()
+            for (const { entry, id, key } of entries) {
+              if (existing.has(id)) refusals.push({ key, exists: true, message: `Annotation ${id} already exists.` })
+              else if (seen.has(id)) refusals.push({ key, exists: false, message: `Annotation ${id} appears more than once in this request.` })
+              const duplicates = duplicateCommentIds(entry.commentData, new Set())
+              if (duplicates.length > 0) {
+                refusals.push({ key, exists: false, message: `Comment ${duplicates[0]!.id} appears more than once in annotation ${id}.` })
+              }
+              seen.add(id)
+            }
+            if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
             yield* ensureContainers(apiKey, input, now)
             const out: Array<{ readonly annotation: CommentAnnotation }> = []
             for (const { entry, id } of entries) {
@@ -418,7 +428,10 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ...(input.locationIds && { locationIds: input.locationIds }),
             ...(input.userIds && { createdBy: input.userIds })
           }
-          const deleted = yield* withTransaction(repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters))
+          const deleted = yield* withTransaction(Effect.zipRight(
+            lockDocument(apiKey, input.organizationId, input.documentId),
+            repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters)
+          ))
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
           for (const id of deleted) data[id] = { success: true, id, message: "Deleted Successfully" }
@@ -431,6 +444,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, documentId)
             yield* ensureContainers(apiKey, input, now)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const given = input.commentData.flatMap((c) => c.commentId ?? [])
@@ -477,6 +491,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ...(input.userIds && { createdBy: input.userIds })
           }
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, documentId)
             const rows = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: MAX_UPDATED + 1 })
             if (rows.length > MAX_UPDATED) {
               return yield* invalidArgument(`The selectors match more than ${MAX_UPDATED} annotations; select fewer (annotationIds, locationIds, userIds).`)
@@ -550,6 +565,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, documentId)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const { createdAt, lastUpdated, ...fields } = input.updatedData
             const existing = yield* repo.listComments(apiKey, organizationId, [annotationId])
@@ -587,6 +603,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, documentId)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const deleted = yield* repo.deleteComments(apiKey, organizationId, annotationId, input.commentIds)
             const data: Record<string, { success: boolean; id: number; message: string }> = {}
@@ -606,6 +623,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           const { annotationId, commentId, organizationId, reaction } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, input.documentId)
             const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
             if ((yield* repo.existingCommentIds(apiKey, organizationId, annotationId, [commentId])).length === 0) {
               return yield* notFound(`Comment ${commentId} not found in annotation ${annotationId}.`)
@@ -633,6 +651,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         Effect.gen(function*() {
           const { annotationId, commentId, organizationId, reaction } = input
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocument(apiKey, organizationId, input.documentId)
             const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
             const key = { apiKey, organizationId, annotationId, commentId, reactionId: reaction.reactionId, userId: input.from.userId }
             if (!(yield* repo.deleteReaction(key))) {

@@ -79,7 +79,7 @@ export interface AnnotationCursor {
 
 /** Storage port: comment threads and their comments, per API key and organization. */
 export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<CommentsRepo, {
-  /** The number the next thread of the document gets; call it in the transaction that inserts the thread (it holds the numbering until then). */
+  /** The number the next thread of the document gets; call it in the transaction that inserts the thread, holding the document's lock (Comments.lockDocument). */
   readonly nextAnnotationNumber: (apiKey: string, organizationId: string, documentId: string) => Effect.Effect<number>
   /** Which of these thread ids the organization already has. */
   readonly existingAnnotations: (apiKey: string, organizationId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>

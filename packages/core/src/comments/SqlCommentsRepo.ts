@@ -105,25 +105,11 @@ export const SqlCommentsRepo = Layer.effect(
       ...(f.createdBefore !== undefined ? [sql`created_at < ${f.createdBefore}`] : [])
     ]
 
-    /**
-     * PostgreSQL runs two adds to one document side by side, and each would read the same highest
-     * number: each first takes the document's numbering lock, held until its transaction ends.
-     * SQLite runs one write transaction at a time.
-     */
-    const lockNumbering = (apiKey: string, organizationId: string, documentId: string) =>
-      sql.onDialectOrElse({
-        pg: () => sql`SELECT pg_advisory_xact_lock(hashtextextended(${JSON.stringify([apiKey, organizationId, documentId])}, 0))`.pipe(ignoreRows),
-        orElse: () => Effect.void
-      })
-
     return {
       nextAnnotationNumber: (apiKey, organizationId, documentId) =>
-        Effect.zipRight(
-          lockNumbering(apiKey, organizationId, documentId),
-          sql`SELECT COALESCE(MAX(annotation_number), 0) + 1 AS next FROM comment_annotations
-            WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND document_id = ${documentId}`.pipe(
-            mapRows((rows: ReadonlyArray<{ readonly next: IntegerColumn }>) => num(rows[0]!.next))
-          )
+        sql`SELECT COALESCE(MAX(annotation_number), 0) + 1 AS next FROM comment_annotations
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND document_id = ${documentId}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly next: IntegerColumn }>) => num(rows[0]!.next))
         ),
       existingAnnotations: (apiKey, organizationId, ids) =>
         ids.length === 0 ? Effect.succeed([]) : sql`SELECT id FROM comment_annotations

@@ -23,7 +23,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const folders = yield* FoldersRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     /** Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item. */
     const write = (
@@ -36,6 +36,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const { documentId, documentName, ...metadata } = document
+        yield* lock("document", apiKey, organizationId, documentId) // metadata is merged: concurrent writes apply one after the other
         const existing = yield* repo.find(apiKey, organizationId, documentId)
         if (existing !== undefined) {
           if (mode === "insert") {

@@ -31,7 +31,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* NotificationPreferencesRepo
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     return {
       /** Spec notifications/config/get: the organization entry first (when asked), then one entry per document, in request order. */
@@ -71,6 +71,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
           for (const userId of input.userIds) {
             yield* withTransaction(Effect.gen(function*() {
               const now = yield* Clock.currentTimeMillis
+              yield* lock("notification-config", apiKey, organizationId, userId) // channels not given are kept: a merge
               const existing = yield* repo.list(apiKey, organizationId, userId, documentIds ?? [])
               for (const documentId of levels) {
                 const current = existing.find((row) => row.documentId === documentId)

@@ -29,7 +29,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
     const repo = yield* OrganizationsRepo
     const access = yield* Access
     const pageTokens = yield* PageTokens
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     return {
       /** Spec: organizations/access/disablestate/update. An unknown organization is reported, never created. */
@@ -54,6 +54,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           for (const { organizationId, organizationName, ...metadata } of input.organizations) {
             yield* withTransaction(Effect.gen(function*() {
+              yield* lock("organization", apiKey, organizationId) // metadata is merged: concurrent adds apply one after the other
               const existing = yield* repo.find(apiKey, organizationId)
               yield* repo.upsert({
                 apiKey,

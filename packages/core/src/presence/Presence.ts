@@ -12,7 +12,7 @@ export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence"
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* PresenceRepo
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     /**
      * One transaction for the whole list. `add` writes each entry as given
@@ -23,6 +23,7 @@ export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence"
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const { documentId, organizationId } = input
+        yield* lock("presence", apiKey, organizationId, documentId) // update merges what it reads; add must not slip between
         for (const user of input.users) {
           const existing = mode === "update" ? yield* repo.find(apiKey, organizationId, documentId, user.userId) : undefined
           yield* repo.put({

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { SqlActivitiesRepo } from "../activities/SqlActivitiesRepo.js"
@@ -30,6 +31,17 @@ import { SqlLoginLinksRepo } from "../workspace/SqlLoginLinksRepo.js"
 import { SqlSettingsRepo } from "../workspace/SqlSettingsRepo.js"
 import { SqlWorkspaceRepo } from "../workspace/SqlWorkspaceRepo.js"
 
+/**
+ * PostgreSQL's word for a transaction that lost a race with another: a unique key taken since
+ * it looked (23505), a serialization failure (40001), a deadlock (40P01). SQLite runs one write
+ * transaction at a time and never loses one.
+ */
+const LOST_RACE_CODES = new Set(["23505", "40001", "40P01"])
+
+const lostRace = (cause: Cause.Cause<unknown>): boolean =>
+  [...Cause.failures(cause), ...Cause.defects(cause)].some((error) =>
+    error instanceof SqlError && LOST_RACE_CODES.has((error.cause as { code?: unknown } | undefined)?.code as string))
+
 const SqlTransactions = Layer.effect(
   Transactions,
   Effect.map(SqlClient.SqlClient, (sql) => ({
@@ -37,7 +49,13 @@ const SqlTransactions = Layer.effect(
     withTransaction: withCommitHooks(<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       sql.withTransaction(self).pipe(
         Effect.catchIf((error): error is SqlError => error instanceof SqlError, (error) => Effect.die(error))
-      ) as Effect.Effect<A, E, R>)
+      ) as Effect.Effect<A, E, R>, { lostRace }),
+    // A transaction-level advisory lock on a 64-bit hash of the name: released with the transaction.
+    lock: (...name: ReadonlyArray<string>) =>
+      sql.onDialectOrElse({
+        pg: () => sql`SELECT pg_advisory_xact_lock(hashtextextended(${JSON.stringify(name)}, 0))`.pipe(Effect.orDie, Effect.asVoid),
+        orElse: () => Effect.void
+      })
   }))
 )
 

@@ -71,7 +71,10 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const folders = yield* FoldersRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
+
+    /** A user's fields are merged on add and update: concurrent writes of one user apply one after the other. */
+    const lockUser = (apiKey: string, userId: string) => lock("user", apiKey, userId)
 
     /**
      * users/add creates a missing organization (docs/compatibility.md, "Users"); a missing
@@ -100,6 +103,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const addOne = (apiKey: string, organizationId: string, scope: Scope, input: typeof UserInput.Type) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
+        yield* lockUser(apiKey, input.userId)
         const existing = yield* repo.findUser(apiKey, input.userId)
         const base: UserRow = existing ?? {
           apiKey,
@@ -131,6 +135,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const updateOne = (apiKey: string, organizationId: string, scope: Scope, input: typeof UserInput.Type) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
+        yield* lockUser(apiKey, input.userId)
         const existing = yield* repo.findUser(apiKey, input.userId)
         const membership = yield* repo.findMembership(apiKey, organizationId, scope.level, scope.scopeId, input.userId)
         if (existing === undefined || membership === undefined) {

@@ -29,7 +29,7 @@ export class WebhookConfigs extends Effect.Service<WebhookConfigs>()("@atrium/co
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* WebhookConfigRepo
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     return {
       get: (apiKey: string) =>
@@ -48,6 +48,7 @@ export class WebhookConfigs extends Effect.Service<WebhookConfigs>()("@atrium/co
             )
           }
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lock("webhook-config", apiKey) // a partial update: concurrent ones apply one after the other
             const existing = yield* repo.find(apiKey)
             if (existing === undefined && input.isEnabled !== true) return yield* failedPrecondition(NOT_CONFIGURED)
             const now = yield* Clock.currentTimeMillis

@@ -57,7 +57,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
     const configs = yield* WebhookConfigRepo
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     const enabled = (apiKey: string) => Effect.flatMap(configs.find(apiKey), requireEnabled)
 
@@ -151,6 +151,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           if (changes.url !== undefined) yield* requireHttpUrl(changes.url)
           yield* enabled(apiKey)
           return yield* withTransaction(Effect.gen(function*() {
+            yield* lock("webhook-endpoint", apiKey, endpointId) // a partial update: concurrent ones apply one after the other
             const existing = yield* repo.find(apiKey, endpointId)
             if (existing === undefined) return yield* notFound(UNKNOWN_ENDPOINT)
             const row: WebhookEndpointRow = { ...existing, ...changes, updatedAt: yield* Clock.currentTimeMillis }

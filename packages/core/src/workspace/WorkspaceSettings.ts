@@ -59,7 +59,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
     const limiter = yield* RateLimiter
     const mailer = yield* Mailer
     const config = yield* AtriumConfig
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     const permissionProvider = (apiKey: string) =>
       Effect.map(settings.get(apiKey, PERMISSION_PROVIDER), (stored) => (stored as PermissionProvider | undefined) ?? DEFAULT_PERMISSION_PROVIDER)
@@ -109,6 +109,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             return yield* invalidArgument("At least one of usePermissionProvider or permissionProviderConfig must be provided")
           }
           const updated = yield* withTransaction(Effect.gen(function*() {
+            yield* lock("settings", apiKey, PERMISSION_PROVIDER) // a merge: concurrent updates apply one after the other
             const next = mergePermissionProvider(yield* permissionProvider(apiKey), input)
             yield* settings.put(apiKey, PERMISSION_PROVIDER, next)
             return next
@@ -127,6 +128,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             return yield* invalidArgument("At least one of useNotificationService or notificationServiceConfig must be provided")
           }
           const updated = yield* withTransaction(Effect.gen(function*() {
+            yield* lock("settings", apiKey, NOTIFICATION_SERVICE)
             const next = mergeNotificationService(yield* notificationService(apiKey), input)
             yield* settings.put(apiKey, NOTIFICATION_SERVICE, next)
             return next

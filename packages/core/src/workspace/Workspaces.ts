@@ -42,7 +42,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
     const pageTokens = yield* PageTokens
     const limiter = yield* RateLimiter
     const config = yield* AtriumConfig
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
 
     /** Stores a new auth token of the key (its hash); returns its plain value, shown once. */
     const issueAuthToken = (apiKey: string) =>
@@ -173,7 +173,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
       resetAuthToken: (workspaceId: string, apiKey: string) =>
         Effect.gen(function*() {
           yield* requireKey(workspaceId, apiKey)
-          const authToken = yield* withTransaction(Effect.zipRight(repo.deleteAuthTokens(apiKey), issueAuthToken(apiKey)))
+          // Under the key's token lock: concurrent resets replace one another, and one token is left.
+          const authToken = yield* withTransaction(
+            Effect.zipRight(lock("auth-tokens", apiKey), Effect.zipRight(repo.deleteAuthTokens(apiKey), issueAuthToken(apiKey)))
+          )
           access.forgetApiKey(apiKey)
           return success("Auth token reset successfully.", {
             apiKey,
