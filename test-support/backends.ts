@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly options?: AtriumOptionsInput
   /** The mail port's Layer (e.g. one that captures mail); the default logs it. */
   readonly mailer?: Parameters<typeof testAtrium>[2]
+  /** Listeners of domain events besides Atrium's own. */
+  readonly listeners?: Parameters<typeof testAtrium>[3]
 }
 
 export interface Backend {
@@ -63,16 +65,16 @@ const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): P
 export const backends: ReadonlyArray<Backend> = [
   {
     name: "memory",
-    start: async ({ mailer, options } = {}) => {
-      const atrium = testAtrium(MemoryStorage, options, mailer)
+    start: async ({ listeners, mailer, options } = {}) => {
+      const atrium = testAtrium(MemoryStorage, options, mailer, listeners)
       return started(atrium, directClient(atrium), () => atrium.dispose())
     }
   },
   {
     name: "sqlite",
-    start: async ({ mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options } = {}) => {
       const db = sqliteFile()
-      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer)
+      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, listeners)
       return started(atrium, directClient(atrium), async () => {
         await atrium.dispose()
         db.cleanup()
@@ -81,16 +83,16 @@ export const backends: ReadonlyArray<Backend> = [
   },
   {
     name: "sqlite over node-http",
-    start: async ({ mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options } = {}) => {
       const db = sqliteFile()
-      return startedOverHttp(testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer), db.cleanup)
+      return startedOverHttp(testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, listeners), db.cleanup)
     }
   },
   {
     name: "postgres",
-    start: async ({ mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options } = {}) => {
       const db = await testDatabase()
-      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer)
+      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer, listeners)
       return started(atrium, directClient(atrium), async () => {
         await atrium.dispose()
         await db.drop()
@@ -102,9 +104,9 @@ export const backends: ReadonlyArray<Backend> = [
 /** PostgreSQL behind a real node:http server: for the suites that must cover HTTP on every storage (fuzzing). */
 export const postgresOverHttp: Backend = {
   name: "postgres over node-http",
-  start: async ({ mailer, options } = {}) => {
+  start: async ({ listeners, mailer, options } = {}) => {
     const db = await testDatabase()
-    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer), db.drop)
+    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer, listeners), db.drop)
   }
 }
 

@@ -18,6 +18,7 @@ import { Mailer } from "./ports/Mailer.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { WebhookTransport } from "./ports/WebhookTransport.js"
 import { Tokens } from "./tokens/Tokens.js"
+import type { EventListener } from "./events/EventListener.js"
 import { DomainServices } from "./Services.js"
 import type { StorageServices } from "./Storage.js"
 
@@ -58,6 +59,11 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * nothing is paid for it (docs/observability.md).
    */
   readonly tracing?: Layer.Layer<never>
+  /**
+   * Your own listeners of domain events, told of every change after Atrium's own (the webhook
+   * outbox): in the change's transaction, and once it committed (docs/architecture.md, "Domain events").
+   */
+  readonly listeners?: ReadonlyArray<EventListener>
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
@@ -72,7 +78,7 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
     config.ids ?? Ids.Random,
     config.transport ?? WebhookTransport.Guarded.pipe(Layer.provide(options))
   )
-  const services = DomainServices.pipe(Layer.provideMerge(ports))
+  const services = DomainServices(config.listeners).pipe(Layer.provideMerge(ports))
   const background = [
     ...(config.runJobs === true ? [JobRunner.background()] : []),
     ...(config.runDeliveries === true ? [DeliveryWorker()] : [])

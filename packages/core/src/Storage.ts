@@ -2,8 +2,8 @@ import { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
 import { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
 import { CommentsRepo } from "./comments/CommentsRepo.js"
 import { DeliveriesRepo } from "./deliveries/DeliveriesRepo.js"
+import { OutboxRepo } from "./deliveries/OutboxRepo.js"
 import { DocumentsRepo } from "./documents/DocumentsRepo.js"
-import { EventsRepo } from "./events/EventsRepo.js"
 import { FoldersRepo } from "./folders/FoldersRepo.js"
 import { JobDataPort } from "./jobs/JobDataPort.js"
 import { JobsRepo } from "./jobs/JobsRepo.js"
@@ -32,7 +32,7 @@ export {
   CommentsRepo,
   DeliveriesRepo,
   DocumentsRepo,
-  EventsRepo,
+  OutboxRepo,
   FoldersRepo,
   JobDataPort,
   JobsRepo,
@@ -78,7 +78,7 @@ export type StorageServices =
   | CommentsRepo
   | WebhookConfigRepo
   | WebhookEndpointsRepo
-  | EventsRepo
+  | OutboxRepo
   | DeliveriesRepo
   | SigningKeysRepo
   | AgentExecutionsRepo

@@ -1,9 +1,9 @@
 import { activityOperations } from "./activities/operations.js"
 import { agentOperations } from "./agents/operations.js"
 import { commentOperations } from "./comments/operations.js"
+import { messageOperations } from "./deliveries/messageOperations.js"
 import { deliveryOperations } from "./deliveries/operations.js"
 import { documentOperations } from "./documents/operations.js"
-import { eventOperations } from "./events/operations.js"
 import { folderOperations } from "./folders/operations.js"
 import { jobOperations } from "./jobs/operations.js"
 import { judgmentOperations } from "./judgments/operations.js"
@@ -30,7 +30,7 @@ export const operations = [
   ...activityOperations,
   ...commentOperations,
   ...webhookOperations,
-  ...eventOperations,
+  ...messageOperations,
   ...deliveryOperations,
   ...tokenOperations,
   ...agentOperations,

@@ -5,7 +5,7 @@ import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Events } from "../events/Events.js"
-import { channelsOf } from "../events/FanOut.js"
+import { channelsOf } from "../events/Channels.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
 import type { Activity, AddActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
 

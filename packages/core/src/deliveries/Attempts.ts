@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { Events } from "../events/Events.js"
+import { WebhookMessages } from "./WebhookMessages.js"
 import { failedPrecondition, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
@@ -22,7 +22,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
     const repo = yield* DeliveriesRepo
     const endpoints = yield* WebhookEndpointsRepo
     const configs = yield* WebhookConfigRepo
-    const events = yield* Events
+    const messages = yield* WebhookMessages
     const pageTokens = yield* PageTokens
     const signal = yield* DeliverySignal
     const { withTransaction } = yield* Transactions
@@ -45,7 +45,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
       list: (apiKey: string, input: typeof ListAttemptsInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
-          if (input.messageId !== undefined) yield* events.find(apiKey, input.messageId)
+          if (input.messageId !== undefined) yield* messages.find(apiKey, input.messageId)
           if (input.endpointId !== undefined) yield* endpoint(apiKey, input.endpointId, false)
           const filters = {
             ...(input.messageId !== undefined && { messageId: input.messageId }),
@@ -67,7 +67,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
       resend: (apiKey: string, input: typeof ResendInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
-          yield* events.find(apiKey, input.messageId)
+          yield* messages.find(apiKey, input.messageId)
           yield* endpoint(apiKey, input.endpointId, true)
           yield* withTransaction(Effect.gen(function*() {
             yield* repo.resend(apiKey, input.messageId, input.endpointId, yield* Clock.currentTimeMillis)

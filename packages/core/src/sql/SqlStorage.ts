@@ -7,8 +7,8 @@ import { SqlActivitiesRepo } from "../activities/SqlActivitiesRepo.js"
 import { SqlAgentExecutionsRepo } from "../agents/SqlAgentExecutionsRepo.js"
 import { SqlCommentsRepo } from "../comments/SqlCommentsRepo.js"
 import { SqlDeliveriesRepo } from "../deliveries/SqlDeliveriesRepo.js"
+import { SqlOutboxRepo } from "../deliveries/SqlOutboxRepo.js"
 import { SqlDocumentsRepo } from "../documents/SqlDocumentsRepo.js"
-import { SqlEventsRepo } from "../events/SqlEventsRepo.js"
 import { SqlFoldersRepo } from "../folders/SqlFoldersRepo.js"
 import { SqlJobDataPort } from "../jobs/SqlJobDataPort.js"
 import { SqlJobsRepo } from "../jobs/SqlJobsRepo.js"
@@ -86,7 +86,7 @@ export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient
   SqlCommentsRepo,
   SqlWebhookConfigRepo,
   SqlWebhookEndpointsRepo,
-  SqlEventsRepo,
+  SqlOutboxRepo,
   SqlDeliveriesRepo,
   SqlSigningKeysRepo,
   SqlAgentExecutionsRepo,

@@ -1,6 +1,7 @@
 import type * as Layer from "effect/Layer"
 import { type AtriumHandler, createAtrium } from "../Atrium.js"
 import type { AtriumOptionsInput } from "../Config.js"
+import type { EventListener } from "../events/EventListener.js"
 import { Ids } from "../ports/Ids.js"
 import type { Mailer } from "../ports/Mailer.js"
 import type { StorageServices } from "../Storage.js"
@@ -116,12 +117,14 @@ export const createTestWorkspace = async (client: TestClient, ownerEmail?: strin
 export const testAtrium = <E>(
   storage: Layer.Layer<StorageServices, E>,
   options: AtriumOptionsInput = {},
-  mailer?: Layer.Layer<Mailer>
+  mailer?: Layer.Layer<Mailer>,
+  listeners?: ReadonlyArray<EventListener>
 ): AtriumHandler =>
   createAtrium({
     storage,
     ids: Ids.Sequential,
     ...(mailer && { mailer }),
+    ...(listeners && { listeners }),
     options: {
       allowPrivateNetworks: true,
       ...options,

@@ -4,7 +4,7 @@ import { type Receiver, startReceiver } from "../../../../test-support/receiver.
 import { atriumLayer } from "../../src/Atrium.js"
 import { Attempts } from "../../src/deliveries/Attempts.js"
 import { Deliveries } from "../../src/deliveries/Deliveries.js"
-import { Events } from "../../src/events/Events.js"
+import { WebhookMessages } from "../../src/deliveries/WebhookMessages.js"
 import { makeNodeTransport } from "../../src/ports/NodeTransport.js"
 import { MemoryStorage } from "../../src/testing/index.js"
 import { WebhookConfigs } from "../../src/webhooks/WebhookConfigs.js"
@@ -87,7 +87,7 @@ describe("a delivery the guard refuses", () => {
     Effect.gen(function*() {
       yield* WebhookConfigs.update("key", { isEnabled: true })
       yield* WebhookEndpoints.create("key", { url: receiver.url })
-      const { messageId } = (yield* Events.publish("key", { eventType: "order.paid", payload: {} })).data
+      const { messageId } = (yield* WebhookMessages.publish("key", { eventType: "order.paid", payload: {} })).data
       expect(yield* Deliveries.runDue()).toBe(1)
       const [attempt] = (yield* Attempts.list("key", { messageId })).data.attempts
       expect(attempt).toMatchObject({

@@ -9,6 +9,7 @@ import { Attempts } from "../../src/deliveries/Attempts.js"
 import { Deliveries, FAILING_ENDPOINT_DISABLE_MILLIS } from "../../src/deliveries/Deliveries.js"
 import { DeliveryWorker } from "../../src/deliveries/DeliveryWorker.js"
 import { Events } from "../../src/events/Events.js"
+import { WebhookMessages } from "../../src/deliveries/WebhookMessages.js"
 import { Ids } from "../../src/ports/Ids.js"
 import { Transactions } from "../../src/ports/Transactions.js"
 import { MemoryStorage } from "../../src/testing/index.js"
@@ -40,7 +41,7 @@ const setUp = (endpoint: { rateLimit?: number } = {}) =>
     return (yield* WebhookEndpoints.create(KEY, { url: receiver.url, ...endpoint })).data.id
   })
 
-const publish = (eventType = "order.paid") => Effect.map(Events.publish(KEY, { eventType, payload: {} }), (r) => r.data.messageId)
+const publish = (eventType = "order.paid") => Effect.map(WebhookMessages.publish(KEY, { eventType, payload: {} }), (r) => r.data.messageId)
 
 const attemptsOf = (messageId: string) => Effect.map(Attempts.list(KEY, { messageId }), (r) => r.data.attempts)
 
@@ -178,14 +179,14 @@ describe("the outbox", () => {
         return yield* Effect.fail("the change failed" as const)
       })).pipe(Effect.flip)
       expect(failed).toBe("the change failed")
-      expect((yield* Events.list(KEY, {})).data.messages).toEqual([])
+      expect((yield* WebhookMessages.list(KEY, {})).data.messages).toEqual([])
       expect(yield* Deliveries.runDue()).toBe(0)
     }).pipe(Effect.provide(atrium())))
 
   it.effect("answers the first message for an eventId for 24 hours, then makes a new one", () =>
     Effect.gen(function*() {
       yield* setUp()
-      const create = Events.publish(KEY, { eventType: "order.paid", payload: {}, eventId: "evt" })
+      const create = WebhookMessages.publish(KEY, { eventType: "order.paid", payload: {}, eventId: "evt" })
       const first = (yield* create).data.messageId
       yield* TestClock.adjust("23 hours")
       expect((yield* create).data.messageId).toBe(first)

@@ -12,7 +12,3 @@ export const receives = (endpoint: WebhookEndpointRow, type: string, channels: R
   !endpoint.disabled &&
   (endpoint.filterTypes === null ? type !== ATTEMPT_EXHAUSTED : endpoint.filterTypes.includes(type)) &&
   (endpoint.channels === null || endpoint.channels.some((channel) => channels.includes(channel)))
-
-/** The channels of an event about an organization, or one of its documents. */
-export const channelsOf = (organizationId: string, documentId?: string): ReadonlyArray<string> =>
-  documentId === undefined ? [organizationId] : [organizationId, `${organizationId}/${documentId}`]

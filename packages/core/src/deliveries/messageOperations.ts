@@ -1,8 +1,8 @@
 import { defineOperation } from "../protocol/Operation.js"
-import { CreateMessageInput, ListMessagesInput, MessageResult, MessagesPage } from "./EventSchemas.js"
-import { Events } from "./Events.js"
+import { CreateMessageInput, ListMessagesInput, MessageResult, MessagesPage } from "./MessageSchemas.js"
+import { WebhookMessages } from "./WebhookMessages.js"
 
-export const eventOperations = [
+export const messageOperations = [
   defineOperation({
     name: "workspace.advancedwebhook.messages.create",
     paths: ["/v2/workspace/advancedwebhook/messages/create"],
@@ -11,8 +11,8 @@ export const eventOperations = [
     input: CreateMessageInput,
     output: MessageResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
-    service: Events,
-    handler: (events, input, caller) => events.publish(caller.apiKey, input)
+    service: WebhookMessages,
+    handler: (messages, input, caller) => messages.publish(caller.apiKey, input)
   }),
   defineOperation({
     name: "workspace.advancedwebhook.messages.get",
@@ -22,7 +22,7 @@ export const eventOperations = [
     input: ListMessagesInput,
     output: MessagesPage,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
-    service: Events,
-    handler: (events, input, caller) => events.list(caller.apiKey, input)
+    service: WebhookMessages,
+    handler: (messages, input, caller) => messages.list(caller.apiKey, input)
   })
 ] as const

@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
-import { EventsRepo, type MessageRow } from "./EventsRepo.js"
+import { OutboxRepo, type MessageRow } from "./OutboxRepo.js"
 
 /** One `webhook_messages` row as the drivers return it (column types: sql/Rows.ts). */
 interface MessageSqlRow {
@@ -27,8 +27,8 @@ const toRow = (r: MessageSqlRow): MessageRow => ({
   createdAt: num(r.created_at)
 })
 
-export const SqlEventsRepo = Layer.effect(
-  EventsRepo,
+export const SqlOutboxRepo = Layer.effect(
+  OutboxRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // Exact and case-sensitive on both dialects: the JSON array holds the channel.

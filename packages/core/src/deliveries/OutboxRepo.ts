@@ -37,8 +37,8 @@ export interface NewDelivery {
   readonly createdAt: number
 }
 
-/** Storage port: events (webhook messages) and the deliveries they fan out to. */
-export class EventsRepo extends Context.Tag("@atrium/core/EventsRepo")<EventsRepo, {
+/** Storage port: the webhook outbox, messages (events as sent to endpoints) and the deliveries they fan out to. */
+export class OutboxRepo extends Context.Tag("@atrium/core/OutboxRepo")<OutboxRepo, {
   /** Inserts the messages; a message whose `eventId` the key already holds is skipped. The ids inserted. */
   readonly insertMessages: (rows: ReadonlyArray<MessageRow>) => Effect.Effect<ReadonlyArray<string>>
   readonly insertDeliveries: (rows: ReadonlyArray<NewDelivery>) => Effect.Effect<void>

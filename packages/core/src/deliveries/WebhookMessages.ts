@@ -1,0 +1,104 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type { NewEvent } from "../events/EventListener.js"
+import { notFound } from "../protocol/ApiError.js"
+import { success } from "../protocol/Envelope.js"
+import { PageTokens } from "../protocol/PageTokens.js"
+import { afterCommit, Transactions } from "../ports/Transactions.js"
+import { requireEnabled } from "../webhooks/Enablement.js"
+import { WebhookConfigRepo } from "../webhooks/WebhookConfigRepo.js"
+import { DeliverySignal } from "./DeliverySignal.js"
+import type { CreateMessageInput, ListMessagesInput, WebhookMessage } from "./MessageSchemas.js"
+import { type MessagePosition, type MessageRow, OutboxRepo } from "./OutboxRepo.js"
+import { WebhookOutbox } from "./WebhookOutbox.js"
+
+/** How long an `eventId` answers its first message (docs/decisions.md, "Webhooks"). */
+export const EVENT_ID_WINDOW_MILLIS = 24 * 60 * 60 * 1000
+
+const DEFAULT_LIMIT = 50
+
+export const toMessageRecord = (row: MessageRow): WebhookMessage => ({
+  messageId: row.id,
+  eventType: row.eventType,
+  channels: row.channels,
+  payload: row.payload,
+  createdAt: new Date(row.createdAt).toISOString()
+})
+
+/** Webhook messages: a host's own events (messages/create) and the list of what was recorded (messages/get). */
+export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/core/WebhookMessages", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* OutboxRepo
+    const outbox = yield* WebhookOutbox
+    const configs = yield* WebhookConfigRepo
+    const signal = yield* DeliverySignal
+    const pageTokens = yield* PageTokens
+    const { withTransaction } = yield* Transactions
+
+    const pageScope = (apiKey: string, filters: object) => ({
+      apiKey,
+      operation: "workspace.advancedwebhook.messages.get",
+      filters,
+      tokenName: "iterator"
+    })
+
+    return {
+      /** messages/create: a host's own event. The same `eventId` within a day answers the first message. */
+      publish: (apiKey: string, input: typeof CreateMessageInput.Type) =>
+        Effect.gen(function*() {
+          yield* Effect.flatMap(configs.find(apiKey), requireEnabled)
+          const now = yield* Clock.currentTimeMillis
+          const event: NewEvent = { type: input.eventType, data: input.payload, channels: input.channels ?? [] }
+          const eventId = input.eventId ?? null
+          return yield* withTransaction(Effect.gen(function*() {
+            if (eventId !== null) {
+              const earlier = yield* repo.findByEventId(apiKey, eventId)
+              if (earlier !== undefined && earlier.createdAt > now - EVENT_ID_WINDOW_MILLIS) {
+                return success("Message already created with this eventId.", toMessageRecord(earlier))
+              }
+              if (earlier !== undefined) yield* repo.forgetEventId(apiKey, earlier.id)
+            }
+            const message = yield* outbox.newMessage(apiKey, event, now, eventId)
+            const inserted = yield* outbox.record(apiKey, [message])
+            if (!inserted.has(message.id) && eventId !== null) {
+              // A concurrent call with the same eventId committed first: answer its message.
+              const first = yield* repo.findByEventId(apiKey, eventId)
+              if (first !== undefined) return success("Message already created with this eventId.", toMessageRecord(first))
+            }
+            yield* afterCommit(signal.wake)
+            return success("Message created successfully.", toMessageRecord(message))
+          }))
+        }),
+
+      /** messages/get: newest first, keyset-paged by (createdAt, id). */
+      list: (apiKey: string, input: typeof ListMessagesInput.Type) =>
+        Effect.gen(function*() {
+          yield* Effect.flatMap(configs.find(apiKey), requireEnabled)
+          const filters = {
+            ...(input.messageId !== undefined && { messageId: input.messageId }),
+            ...(input.eventType !== undefined && { eventType: input.eventType }),
+            ...(input.channel !== undefined && { channel: input.channel })
+          }
+          return yield* pageTokens.page({
+            scope: pageScope(apiKey, filters),
+            token: input.iterator ?? undefined,
+            limit: input.limit ?? DEFAULT_LIMIT,
+            read: (before: MessagePosition | undefined, limit) =>
+              repo.listMessages(apiKey, filters, { ...(before && { before }), limit }),
+            cursorOf: (row): MessagePosition => ({ createdAt: row.createdAt, id: row.id }),
+            present: (page) =>
+              success("Messages retrieved successfully.", {
+                messages: page.items.map(toMessageRecord),
+                iterator: page.next ?? null
+              })
+          })
+        }),
+
+      /** One message of the key, or NOT_FOUND. */
+      find: (apiKey: string, messageId: string) =>
+        Effect.flatMap(repo.findMessage(apiKey, messageId), (row) =>
+          row === undefined ? Effect.fail(notFound(`Webhook message ${messageId} not found.`)) : Effect.succeed(row))
+    }
+  })
+}) {}

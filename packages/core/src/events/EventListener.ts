@@ -1,0 +1,40 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/** One event a domain records: its type (`<source>.<action>`), its data and its channels. */
+export interface NewEvent {
+  readonly type: string
+  readonly data: Readonly<Record<string, unknown>>
+  readonly channels: ReadonlyArray<string>
+}
+
+/** Events of one API key, as a change emitted them, with the time of the change. */
+export interface EmittedEvents {
+  readonly apiKey: string
+  readonly at: number
+  readonly events: ReadonlyArray<NewEvent>
+}
+
+/**
+ * One concern that follows the domains' changes (docs/architecture.md, "Domain events"). The
+ * webhook outbox is one; a host may add its own (`createAtrium({ listeners })`).
+ */
+export interface EventListener {
+  /** For logs. */
+  readonly name: string
+  /**
+   * Whether it follows this key's events now. Asked first: while no listener follows a key, its
+   * events are not even built.
+   */
+  readonly follows: (apiKey: string) => Effect.Effect<boolean>
+  /**
+   * Runs inside the change's transaction: what it writes commits with the change, or not at all.
+   * A failure here is a defect of the change, which then rolls back.
+   */
+  readonly inTransaction?: (emitted: EmittedEvents) => Effect.Effect<void>
+  /** Told once the change's transaction has committed; never when it rolled back. */
+  readonly afterCommit?: (emitted: EmittedEvents) => Effect.Effect<void>
+}
+
+/** Every listener `Events.emit` tells, in order: Atrium's own, then the host's. */
+export class EventListeners extends Context.Tag("@atrium/core/EventListeners")<EventListeners, ReadonlyArray<EventListener>>() {}
