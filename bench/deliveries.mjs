@@ -9,7 +9,7 @@
 // receivers with keep-alive, 32 at a time, no storage. Latency: `atrium serve` (its worker is
 // woken by each commit) takes messages/create at a steady 100 per second for 10 s; the receivers
 // measure each delivery's arrival from the event's timestamp (set just before its commit).
-import { Events, WebhookConfigs, WebhookEndpoints, createAtrium } from "@atrium/core"
+import { WebhookConfigs, WebhookEndpoints, WebhookMessages, createAtrium } from "@atrium/core"
 import { PgStorage } from "@atrium/sql-pg"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import { execFile, spawn } from "node:child_process"
@@ -55,7 +55,7 @@ const seed = async (database, urls, messages, endpoint = {}) => {
     for (const url of urls) await atrium.runtime.runPromise(WebhookEndpoints.create(KEY, { url, ...endpoint }))
     const started = performance.now()
     for (let n = 0; n < messages; n++) {
-      await atrium.runtime.runPromise(Events.publish(KEY, { eventType: "bench.event", payload: { n, text: "x".repeat(200) } }))
+      await atrium.runtime.runPromise(WebhookMessages.publish(KEY, { eventType: "bench.event", payload: { n, text: "x".repeat(200) } }))
     }
     return (performance.now() - started) / 1000
   } finally {

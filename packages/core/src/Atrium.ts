@@ -9,14 +9,15 @@ import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
 import { openApiDocument } from "./protocol/OpenApi.js"
-import { TracingEnabled } from "./protocol/Tracing.js"
+import { TracingEnabled } from "./ports/TracingEnabled.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
 import { JobRunner } from "./jobs/JobRunner.js"
 import { Ids } from "./ports/Ids.js"
 import { Mailer } from "./ports/Mailer.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
-import { WebhookTransport } from "./ports/WebhookTransport.js"
+import { GuardedTransport } from "./ports/NodeTransport.js"
+import type { WebhookTransport } from "./ports/WebhookTransport.js"
 import { Tokens } from "./tokens/Tokens.js"
 import type { EventListener } from "./events/EventListener.js"
 import { DomainServices } from "./Services.js"
@@ -76,7 +77,7 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
     options,
     config.mailer ?? Mailer.Log,
     config.ids ?? Ids.Random,
-    config.transport ?? WebhookTransport.Guarded.pipe(Layer.provide(options))
+    config.transport ?? GuardedTransport.pipe(Layer.provide(options))
   )
   const services = DomainServices(config.listeners).pipe(Layer.provideMerge(ports))
   const background = [

@@ -23,6 +23,7 @@ export { encryptionKeyProblem, makeSecretBox, MIN_ENCRYPTION_KEY_LENGTH, SecretB
 export { afterCommit, Transactions } from "./ports/Transactions.js"
 export { forbiddenAddress } from "./ports/AddressGuard.js"
 export { type IncomingResponse, type OutgoingRequest, TransportError, WebhookTransport } from "./ports/WebhookTransport.js"
+export { GuardedTransport, guardedTransportWith, type LookupAll } from "./ports/NodeTransport.js"
 export * from "./Storage.js"
 export { type JobRow, type JobStatus, newJob } from "./jobs/JobsRepo.js"
 export { Activities } from "./activities/Activities.js"

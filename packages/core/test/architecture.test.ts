@@ -8,11 +8,11 @@ import { expect, it } from "vitest"
 
 const src = join(import.meta.dirname, "../src")
 
-/** The folders of core's sources that the files of `folder` import from (relative imports only). */
-const importedFolders = (folder: string): Set<string> => {
+/** The folders of core's sources that the files of `folder` import from (relative imports only), `except` some files. */
+const importedFolders = (folder: string, except: ReadonlyArray<string> = []): Set<string> => {
   const found = new Set<string>()
   for (const file of readdirSync(join(src, folder), { recursive: true, encoding: "utf8" })) {
-    if (!file.endsWith(".ts")) continue
+    if (!file.endsWith(".ts") || except.includes(file)) continue
     for (const [, path] of readFileSync(join(src, folder, file), "utf8").matchAll(/from "(\.[^"]+)"/g)) {
       const target = join(folder, file, "..", path!)
       found.add(target.split("/")[0]!)
@@ -27,4 +27,27 @@ it("events/ imports nothing from webhooks/ or deliveries/: the outbox is one lis
   expect(imported.has("deliveries")).toBe(false)
   // The check itself reads imports: deliveries/ does import events/.
   expect(importedFolders("deliveries").has("events")).toBe(true)
+})
+
+it("sql/ imports no domain folder: the SQL composition root (SqlStorage.ts) stands beside Storage.ts", () => {
+  const infrastructure = new Set(["sql", "ports", "crypto", "schema", "Config.ts", "TextOrder.ts"])
+  // index.ts is the `@atrium/core/sql` entry: it hands out the composition root with the rest.
+  expect([...importedFolders("sql", ["index.ts"])].filter((folder) => !infrastructure.has(folder))).toEqual([])
+})
+
+it("no module of core imports itself back through others", () => {
+  const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"))
+  const edges = new Map(files.map((file) => [file, [...readFileSync(join(src, file), "utf8").matchAll(/^import (?!type )[^;]*? from "(\.[^"]+)"/gm)]
+    .map(([, path]) => join(file, "..", path!).replace(/\.js$/, ".ts"))]))
+  const cycles: Array<string> = []
+  const state = new Map<string, "open" | "done">()
+  const visit = (file: string, trail: Array<string>) => {
+    if (state.get(file) === "done") return
+    if (state.get(file) === "open") return void cycles.push([...trail.slice(trail.indexOf(file)), file].join(" → "))
+    state.set(file, "open")
+    for (const next of edges.get(file) ?? []) visit(next, [...trail, file])
+    state.set(file, "done")
+  }
+  for (const file of files) visit(file, [])
+  expect(cycles).toEqual([])
 })

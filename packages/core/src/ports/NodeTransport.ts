@@ -1,10 +1,12 @@
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { lookup as dnsLookup } from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
 import { isIP, type LookupFunction } from "node:net"
 import { forbiddenAddress } from "./AddressGuard.js"
-import { type IncomingResponse, type OutgoingRequest, TransportError } from "./WebhookTransport.js"
+import { AtriumConfig } from "../Config.js"
+import { type IncomingResponse, type OutgoingRequest, TransportError, WebhookTransport } from "./WebhookTransport.js"
 
 /** Every address a name resolves to. */
 export type LookupAll = (hostname: string) => Promise<ReadonlyArray<{ readonly address: string; readonly family: number }>>
@@ -123,3 +125,17 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
       })
   }
 }
+
+/**
+ * The default transport: node:http(s) with keep-alive, no redirects followed, a hard timeout,
+ * and the address guard (AddressGuard.ts): names are resolved, every address checked, and the
+ * connection made to the address checked. `allowPrivateNetworks` (AtriumConfig) lifts the guard.
+ */
+export const GuardedTransport = Layer.effect(
+  WebhookTransport,
+  Effect.map(AtriumConfig, (options) => makeNodeTransport({ allowPrivateNetworks: options.allowPrivateNetworks }))
+)
+
+/** The guarded transport with a resolver of your own (tests: names that resolve to what you say). */
+export const guardedTransportWith = (options: { readonly allowPrivateNetworks: boolean; readonly lookup?: LookupAll }) =>
+  Layer.succeed(WebhookTransport, makeNodeTransport(options))

@@ -1,9 +1,6 @@
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { AtriumConfig } from "../Config.js"
-import { type LookupAll, makeNodeTransport } from "./NodeTransport.js"
 
 export interface OutgoingRequest {
   readonly url: string
@@ -29,18 +26,4 @@ export class TransportError extends Data.TaggedError("TransportError")<{
 /** Outgoing HTTP port for webhook deliveries and permission-provider calls. */
 export class WebhookTransport extends Context.Tag("@atrium/core/WebhookTransport")<WebhookTransport, {
   readonly post: (request: OutgoingRequest) => Effect.Effect<IncomingResponse, TransportError>
-}>() {
-  /**
-   * node:http(s) with keep-alive, no redirects followed, a hard timeout, and the address guard
-   * (AddressGuard.ts): names are resolved, every address checked, and the connection made to
-   * the address checked. `allowPrivateNetworks` (AtriumConfig) lifts the guard.
-   */
-  static readonly Guarded = Layer.effect(
-    WebhookTransport,
-    Effect.map(AtriumConfig, (options) => makeNodeTransport({ allowPrivateNetworks: options.allowPrivateNetworks }))
-  )
-
-  /** The guarded transport with a resolver of your own (tests: names that resolve to what you say). */
-  static readonly withResolver = (options: { readonly allowPrivateNetworks: boolean; readonly lookup?: LookupAll }) =>
-    Layer.succeed(WebhookTransport, makeNodeTransport(options))
-}
+}>() {}

@@ -1,17 +1,7 @@
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Tracer from "effect/Tracer"
 import type { ApiError } from "./ApiError.js"
 
-/**
- * Whether Atrium traces: set by `createAtrium({ tracing })`. Off, the request path opens no span and
- * the SQL storages run statements directly (no @effect/sql span); on, every operation gets a span
- * and every statement takes @effect/sql's spanned path. Read once, when the dispatcher and the
- * storage are built, so an untraced request pays nothing for it.
- */
-export class TracingEnabled extends Context.Reference<TracingEnabled>()("@atrium/core/TracingEnabled", {
-  defaultValue: () => false
-}) {}
 
 /** W3C trace context: `version-traceId-parentId-flags`, lowercase hex, ids not all zeros. */
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})$/

@@ -2,7 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
-import { TracingEnabled } from "../protocol/Tracing.js"
+import { TracingEnabled } from "../ports/TracingEnabled.js"
 import { ordinaryCommit, replaceCommit } from "./SqlInternals.js"
 import { type Compiled, makeStatementShapes } from "./StatementShapes.js"
 

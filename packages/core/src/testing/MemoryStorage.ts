@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Layer from "effect/Layer"
-import { SqlStorage } from "../sql/SqlStorage.js"
+import { SqlStorage } from "../SqlStorage.js"
 import type { StorageServices } from "../Storage.js"
 import { SqlJsClient } from "./SqlJsClient.js"
 

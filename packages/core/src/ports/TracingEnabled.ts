@@ -1,0 +1,11 @@
+import * as Context from "effect/Context"
+
+/**
+ * Whether Atrium traces: set by `createAtrium({ tracing })`. Off, the request path opens no span and
+ * the SQL storages run statements directly (no @effect/sql span); on, every operation gets a span
+ * and every statement takes @effect/sql's spanned path. Read once, when the dispatcher and the
+ * storage are built, so an untraced request pays nothing for it.
+ */
+export class TracingEnabled extends Context.Reference<TracingEnabled>()("@atrium/core/TracingEnabled", {
+  defaultValue: () => false
+}) {}
