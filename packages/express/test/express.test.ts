@@ -64,11 +64,12 @@ describe("the parity suite through Express", () => {
     expect(await recordParity(fetchSend(`${url}/api/v3/collab`))).toEqual(reference)
   })
 
-  it("does the same behind express.json(), text(), raw() and urlencoded(), except for JSON the parser refuses", async () => {
+  it("does the same behind express.json(), text(), raw() and urlencoded(), except for JSON the parser refuses or decoded", async () => {
     const limit = { limit: PARITY_MAX_BODY_BYTES * 4 }
     const url = await serve(hostApp(handler, express.json(limit), express.text(limit), express.raw(limit), express.urlencoded(limit)))
-    const { "error: bad JSON": badJson, ...record } = await recordParity(fetchSend(`${url}/collab`))
-    const { "error: bad JSON": _, ...expected } = reference
+    // express.json() decodes bytes that are not UTF-8 into U+FFFD before Atrium sees them (docs/adapters/express.md).
+    const { "error: bad JSON": badJson, "error: a body that is not UTF-8": _decoded, ...record } = await recordParity(fetchSend(`${url}/collab`))
+    const { "error: bad JSON": _, "error: a body that is not UTF-8": _refused, ...expected } = reference
     expect(record).toEqual(expected)
     // express.json() answers bad JSON first, through the host's error handler.
     expect(badJson!.map((answer) => [answer.status, JSON.parse(answer.body).type])).toEqual([[400, "entity.parse.failed"], [400, "entity.parse.failed"]])

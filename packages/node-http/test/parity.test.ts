@@ -64,6 +64,7 @@ const expected: Record<string, ReadonlyArray<readonly [number, object]>> = {
     invalid("Request body must be a JSON object {\"data\": {...}}.")
   ],
   "error: bad JSON": [invalid("Request body is not valid JSON."), invalid("Request body is not valid JSON.")],
+  "error: a body that is not UTF-8": [invalid("Request body is not valid UTF-8.")],
   "error: no body": [invalid("Request body is empty: send a JSON object {\"data\": {...}}.")],
   "error: wrong content type": Array(3).fill(invalid("Content-Type must be application/json.")),
   "error: wrong method": ["GET", "PUT", "DELETE", "PATCH"].map((method) => invalid(`Method ${method} is not allowed: every operation is a POST.`)),

@@ -5,6 +5,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import { isUtf8 } from "node:buffer"
 import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
 import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
@@ -58,10 +59,16 @@ const isJsonContentType = (value: string | undefined) =>
 
 const byteLength = (body: string | Uint8Array) => typeof body === "string" ? Buffer.byteLength(body) : body.byteLength
 
-const toText = (body: string | Uint8Array) =>
-  typeof body === "string" ? body
-  : Buffer.isBuffer(body) ? body.toString("utf8") // what node adapters hand over: no view to make
-  : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")
+/**
+ * The body as text; undefined for bytes that are not UTF-8, which decoding would turn into U+FFFD
+ * unseen (two different ids would become one). A string was decoded by whoever made it.
+ */
+const toText = (body: string | Uint8Array): string | undefined => {
+  if (typeof body === "string") return body
+  // What node adapters hand over is a Buffer already: no view to make.
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  return isUtf8(bytes) ? bytes.toString("utf8") : undefined
+}
 
 /**
  * The body must be a JSON object whose only key is `data`, itself an object
@@ -80,6 +87,7 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
   }
   let body: unknown
   const text = toText(request.body!)
+  if (text === undefined) return Either.left(invalidArgument("Request body is not valid UTF-8."))
   try {
     body = JSON.parse(text)
   } catch {

@@ -170,6 +170,15 @@ export const parityScenarios: ReadonlyArray<ParityScenario> = [
       ])
   },
   {
+    // The adapter must hand over the bytes as they came (Lambda: base64 decoded), not a decoded string.
+    name: "error: a body that is not UTF-8",
+    run: (send) => {
+      const utf8 = new TextEncoder()
+      const bytes = new Uint8Array([...utf8.encode("{\"data\":{\"ownerEmail\":\"a"), 0xff, ...utf8.encode("@example.com\"}}")])
+      return inOrder(send, [raw("POST", "/v2/workspace/create", JSON_TYPE, bytes)])
+    }
+  },
+  {
     name: "error: no body",
     run: (send) => inOrder(send, [raw("POST", "/v2/workspace/create", JSON_TYPE)])
   },

@@ -172,6 +172,22 @@ forEachBackend("protocol", (ctx) => {
     expect((await client.raw({ path: "/v2/organizations/add", headers, body: atLimit })).status).toBe(200)
   })
 
+  it("refuses a body that is not valid UTF-8 rather than read U+FFFD in its place, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const headers = { ...json, ...creds.headers }
+    const around = (bytes: ReadonlyArray<number>) =>
+      Buffer.concat([Buffer.from('{"data":{"organizations":[{"organizationId":"a'), Buffer.from(bytes), Buffer.from('"}]}}')])
+    // A byte that starts nothing, a cut sequence, an overlong "/", an encoded surrogate: each once became "a\ufffd".
+    for (const bytes of [[0xff], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      expectError(await client.raw({ path: "/v2/organizations/add", headers, body: around(bytes) }), 400, "INVALID_ARGUMENT", "Request body is not valid UTF-8.")
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // Well-formed UTF-8 (a euro sign, an emoji) is read as it is.
+    expect((await client.raw({ path: "/v2/organizations/add", headers, body: around([0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80]) })).status).toBe(200)
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data.map((o: { id: string }) => o.id)).toEqual(["a€😀"])
+  })
+
   describe("credentials", () => {
     it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
       const { client, workspace } = ctx()
