@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { BatchItem, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, IntRange, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+import { Email, EpochMillis, Id, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
 
 export const FeatureType = Schema.Literal("comment", "reaction", "recorder", "crdt", "custom")
 export type FeatureType = typeof FeatureType.Type
@@ -30,8 +30,6 @@ const updatableFields = {
   actionIcon: optional(Text(2048))
 }
 
-const Timestamp = IntRange(0, Number.MAX_SAFE_INTEGER)
-
 export const ActivityInput = Schema.Struct({
   /** Omitted: generated. An existing id is overwritten, as by the hosted service. */
   id: optional(Id),
@@ -43,7 +41,7 @@ export const ActivityInput = Schema.Struct({
   ...updatableFields,
   isActivityResolverUsed: optional(Schema.Boolean),
   /** ms; omitted: now. */
-  timestamp: optional(Timestamp)
+  timestamp: optional(EpochMillis)
 }).pipe(
   Schema.filter((activity) =>
     activity.featureType !== "custom" || activity.targetEntityId !== undefined ||

@@ -11,8 +11,18 @@ export interface Issue {
 
 const MAX_ISSUES = 20
 
-const describe = (path: ReadonlyArray<PropertyKey>) =>
-  path.reduce<string>((out, key) => typeof key === "number" ? `${out}[${key}]` : `${out}.${String(key)}`, "data")
+/** `["data", "a", 0, "b"]` -> `data.a[0].b` */
+const describe = (path: ReadonlyArray<string | number>) =>
+  path.reduce<string>((out, key, i) => typeof key === "number" ? `${out}[${key}]` : i === 0 ? key : `${out}.${key}`, "")
+
+/**
+ * INVALID_ARGUMENT for problems at places in the body (paths from its top, `["data", ...]`):
+ * the message names the first, `details.issues` lists them all (docs/decisions.md, "Product rulings").
+ */
+export const invalidAt = (issues: ReadonlyArray<Issue>): ApiError<"INVALID_ARGUMENT"> => {
+  const first = issues[0]
+  return invalidArgument(first === undefined ? "Invalid data." : `Invalid ${describe(first.path)}: ${first.message}`, { issues })
+}
 
 /** Effect's messages quote the actual value; a huge value would bloat the answer. */
 const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 297)}...` : message
@@ -32,11 +42,7 @@ export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
           path: ["data", ...issue.path.map((key) => typeof key === "number" ? key : String(key))],
           message: shorten(issue._tag === "Unexpected" ? "is not a known parameter" : issue.message)
         }))
-      const first = issues[0]
-      const message = first === undefined
-        ? "Invalid data."
-        : `Invalid ${describe(first.path.slice(1))}: ${first.message}`
-      return invalidArgument(message, { issues })
+      return invalidAt(issues)
     })
   // Valid input takes the compiled path; whatever it is unsure of, and so every error, Effect's decoder.
   const compiled = compileDecoder(schema.ast)

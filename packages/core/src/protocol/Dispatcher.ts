@@ -94,7 +94,7 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
     return Either.left(invalidArgument("Request body is not valid JSON."))
   }
   const problem = jsonProblem(text, body)
-  if (problem !== undefined) return Either.left(invalidArgument(problem))
+  if (problem !== undefined) return Either.left(problem)
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Either.left(invalidArgument("Request body must be a JSON object {\"data\": {...}}."))
   }

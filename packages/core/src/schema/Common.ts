@@ -49,10 +49,17 @@ export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unkn
 /** Optional key: absent is allowed, `undefined` is not produced on decode. */
 export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
+/**
+ * The last millisecond of the year 9999: no time a caller gives may be later. Beyond it a time
+ * has no ISO 8601 form of four-digit years, and from +275760 none at all (`toISOString` throws).
+ */
+export const MAX_EPOCH_MILLIS = 253_402_300_799_999
+
 /** A point in time in epoch milliseconds (spec convention 6). */
 export const EpochMillis = Schema.Number.pipe(
   Schema.int({ message: () => "must be an integer (milliseconds since the epoch)" }),
-  Schema.nonNegative({ message: () => "must not be negative" })
+  Schema.nonNegative({ message: () => "must not be negative" }),
+  Schema.lessThanOrEqualTo(MAX_EPOCH_MILLIS, { message: () => "must be before the year 10000" })
 )
 
 /**

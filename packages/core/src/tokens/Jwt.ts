@@ -75,9 +75,9 @@ export const TOKEN_LIFETIME_SECONDS = 48 * 3600
 /** Below this a timestamp is taken as seconds: 10^12 ms is 2001, 10^12 s is year ~33658. */
 const SECONDS_MILLIS_THRESHOLD = 1e12
 
-/** Resource expiry may be given in seconds or milliseconds; returns milliseconds. */
+/** Resource expiry may be given in seconds or milliseconds; returns whole milliseconds. */
 export const normalizeExpiresAt = (value: number): number =>
-  value < SECONDS_MILLIS_THRESHOLD ? value * 1000 : value
+  Math.round(value < SECONDS_MILLIS_THRESHOLD ? value * 1000 : value)
 
 /** A fresh ES256 (P-256) key pair, exported as JWKs so it can be stored. `createdAt` comes from the caller's clock. */
 export const generateSigningKey = async (kid: string, createdAt: number): Promise<SigningKey> => {

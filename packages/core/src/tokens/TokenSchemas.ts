@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, NonEmptyText, optional } from "../schema/Common.js"
+import { Email, Id, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
+import { normalizeExpiresAt } from "./Jwt.js"
 
 /** Resources per token: the spec names no limit; 100 keeps a token (sent with every client call) small. */
 export const MAX_TOKEN_RESOURCES = 100
@@ -12,7 +13,13 @@ export const TokenResourceInput = Schema.Struct({
   organizationId: optional(Id),
   accessRole: optional(Schema.Literal("viewer", "editor")),
   /** Seconds or milliseconds (below 10^12 is seconds: docs/decisions.md, "Product rulings"); stored in the token as ms. */
-  expiresAt: optional(Schema.Number.pipe(Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" })))
+  expiresAt: optional(Schema.Number.pipe(
+    Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" }),
+    Schema.filter(
+      (value) => normalizeExpiresAt(value) <= MAX_EPOCH_MILLIS || "must be before the year 10000 (in seconds below 10^12, else in milliseconds)",
+      { jsonSchema: { maximum: MAX_EPOCH_MILLIS } }
+    )
+  ))
 }).pipe(
   Schema.filter((resource) =>
     resource.type === "organization" || resource.organizationId !== undefined ||

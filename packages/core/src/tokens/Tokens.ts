@@ -28,7 +28,7 @@ const toResource = (resource: typeof TokenResourceInput.Type): TokenResource => 
   id: resource.id,
   ...(resource.organizationId !== undefined && { organizationId: resource.organizationId }),
   accessRole: resource.accessRole ?? "editor",
-  ...(resource.expiresAt !== undefined && { expiresAt: Math.round(normalizeExpiresAt(resource.expiresAt)) })
+  ...(resource.expiresAt !== undefined && { expiresAt: normalizeExpiresAt(resource.expiresAt) })
 })
 
 /** User access tokens (ES256 JWTs) and the public keys that verify them. */

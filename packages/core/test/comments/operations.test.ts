@@ -158,6 +158,26 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect(foreign.status).toBe(400)
   })
 
+  it("refuses a time past the year 9999, which reads could not answer, and keeps the last moment of 9999", async () => {
+    const creds = await ctx().workspace()
+    const comment = (times: Record<string, number>) => ({ commentText: "late", from: { userId: "alice" }, ...times })
+    // 9e15 ms is past what a Date can hold: reads of this thread answered 500.
+    for (const [annotation, field] of [
+      [{ annotationId: "t", commentData: [comment({ lastUpdated: 9e15 })] }, "commentData[0].lastUpdated"],
+      [{ annotationId: "t", commentData: [comment({ createdAt: 253_402_300_800_000 })] }, "commentData[0].createdAt"],
+      [{ annotationId: "t", lastUpdated: 253_402_300_800_000, commentData: [comment({})] }, "commentAnnotations[0].lastUpdated"]
+    ] as const) {
+      const answer = await post(creds, "/v2/commentannotations/add", { organizationId: "org", documentId: "d", commentAnnotations: [annotation] })
+      expect(answer.status, field).toBe(400)
+      expect(answer.body.error.message).toBe(`Invalid data.${field.startsWith("commentData") ? `commentAnnotations[0].${field}` : field}: must be before the year 10000`)
+    }
+    expect((await getThreads(creds)).data).toEqual([])
+    const last = 253_402_300_799_999
+    await addThreads(creds, "d", [{ annotationId: "t", commentData: [comment({ createdAt: last, lastUpdated: last })] }])
+    const [read] = (await getThreads(creds, { annotationIds: ["t"] })).data
+    expect(read.comments[0]).toMatchObject({ createdAt: last, lastUpdated: "9999-12-31T23:59:59.999Z" })
+  })
+
   it("adds comments to a thread, all or none, and reads them, null for unknown ids", async () => {
     const creds = await ctx().workspace()
     await addThreads(creds, "doc1", [thread("t", "root", "alice", { lastUpdated: 1000, createdAt: 1000 })])

@@ -188,6 +188,26 @@ forEachBackend("protocol", (ctx) => {
     expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data.map((o: { id: string }) => o.id)).toEqual(["a€😀"])
   })
 
+  it("refuses a number too large to be finite anywhere, free-form objects included, naming where it is", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const headers = { ...json, ...creds.headers }
+    for (const [body, path] of [
+      // JSON.parse reads these as Infinity, which metadata then stored as null.
+      [`{"data":{"organizations":[{"organizationId":"o","metadata":{"x":[1,1e309]}}]}}`, ["data", "organizations", 0, "metadata", "x", 1]],
+      [`{"data":{"organizations":[{"organizationId":"o","metadata":{"y":-2e400}}]}}`, ["data", "organizations", 0, "metadata", "y"]],
+      [`{"data":{"organizationId":"o","pageSize":1${"0".repeat(400)}}}`, ["data", "pageSize"]]
+    ] as const) {
+      const answer = await client.raw({ path: path[1] === "pageSize" ? PATH : "/v2/organizations/add", headers, body })
+      expectError(answer, 400, "INVALID_ARGUMENT", /^Invalid data\.\S+: must be a finite number \(at most 1\.8e308 in size\)$/)
+      expect(answer.body.error.details.issues.map((issue: { path: unknown }) => issue.path)).toEqual([path])
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // The largest finite numbers are numbers.
+    const big = `{"data":{"organizations":[{"organizationId":"o","metadata":{"x":1.7976931348623157e308,"y":-1e308}}]}}`
+    expect((await client.raw({ path: "/v2/organizations/add", headers, body: big })).status).toBe(200)
+  })
+
   describe("credentials", () => {
     it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
       const { client, workspace } = ctx()

@@ -192,6 +192,36 @@ forEachBackend("auth/generate_token", (ctx) => {
       )
     })
 
+    it("refuses an expiresAt that is not finite (1e309) or past the year 9999 (1e300), minding seconds below 10^12", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const headers = { "content-type": "application/json", ...creds.headers }
+      const withExpiry = (expiresAt: string) =>
+        `{"data":{"userId":"u","userProperties":{"name":"n","email":"n@example.com"},"permissions":{"resources":[{"type":"organization","id":"o","expiresAt":${expiresAt}}]}}}`
+      const field = "data.permissions.resources[0].expiresAt"
+      // JSON.parse reads 1e309 as Infinity, which the token then carried as null.
+      const infinite = expectInvalidArgument(await client.raw({ path: GENERATE, headers, body: withExpiry("1e309") }), field)
+      expect(infinite).toEqual({
+        status: "INVALID_ARGUMENT",
+        message: `Invalid ${field}: must be a finite number (at most 1.8e308 in size)`,
+        details: { issues: [{ path: ["data", "permissions", "resources", 0, "expiresAt"], message: "must be a finite number (at most 1.8e308 in size)" }] }
+      })
+      const tooLate = "must be before the year 10000 (in seconds below 10^12, else in milliseconds)"
+      // 1e300 ms; 999,999,999,999 s (year 33658); one millisecond past 9999.
+      for (const expiresAt of ["1e300", "999999999999", "253402300800000"]) {
+        const error = expectInvalidArgument(await client.raw({ path: GENERATE, headers, body: withExpiry(expiresAt) }), field)
+        expect(error.message, expiresAt).toBe(`Invalid ${field}: ${tooLate}`)
+      }
+      // The last moment of 9999, in milliseconds and in seconds, is kept (as ms).
+      const jwks = await fetchJwks()
+      for (const [expiresAt, ms] of [["253402300799999", 253402300799999], ["253402300799", 253402300799000]] as const) {
+        const answer = await client.raw({ path: GENERATE, headers, body: withExpiry(expiresAt) })
+        expect(answer.status, answer.text).toBe(200)
+        const claims = await verifyToken(answer.body.result.data.token, { jwks })
+        expect(claims.permissions.resources[0]!.expiresAt).toBe(ms)
+      }
+    })
+
     it("accepts 100 resources and refuses 101", async () => {
       const { client, workspace } = ctx()
       const creds = await workspace()
