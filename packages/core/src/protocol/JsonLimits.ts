@@ -2,8 +2,9 @@
  * What a parsed request body may hold beyond being JSON (docs/decisions.md, "Protocol"):
  * no deeper than MAX_JSON_DEPTH, no U+0000 (PostgreSQL text cannot hold it), no lone surrogate
  * (no storage could keep it as sent), no number too large to be finite (JSON.parse makes it
- * Infinity, which JSON then writes as null). Checked once, before any operation sees the body,
- * so no schema, storage or log has to cope with them.
+ * Infinity, which JSON then writes as null) and no `__proto__` key (some objects would drop it,
+ * others keep it). Checked once, before any operation sees the body, so no schema, storage or
+ * log has to cope with them.
  */
 import { type ApiError, invalidArgument } from "./ApiError.js"
 import { invalidAt } from "./Decode.js"
@@ -21,6 +22,7 @@ const TOO_DEEP: Found = { message: `Request body is nested deeper than ${MAX_JSO
 const NUL: Found = { message: "Strings must not contain the NUL character (\\u0000)." }
 const LONE_SURROGATE: Found = { message: "Strings must be well-formed Unicode: a surrogate (\\ud800-\\udfff) must be one of a pair." }
 const NOT_FINITE = "must be a finite number (at most 1.8e308 in size)"
+const PROTO_KEY = "is not allowed as a key"
 
 /** A body can only carry U+0000 or a lone surrogate as a `\u` escape (the bytes are UTF-8). */
 const MAY_HOLD_BAD_CHARACTER = /\\u(?:0000|[dD][89a-fA-F])/
@@ -47,6 +49,7 @@ const walk = (value: unknown, depth: number, strings: boolean): Found | undefine
     return undefined
   }
   for (const key in value) {
+    if (key === "__proto__") return { message: PROTO_KEY, path: [key] }
     const found = (strings ? badString(key) : undefined) ?? walk((value as Record<string, unknown>)[key], depth + 1, strings)
     if (found !== undefined) {
       found.path?.unshift(key)

@@ -208,6 +208,29 @@ forEachBackend("protocol", (ctx) => {
     expect((await client.raw({ path: "/v2/organizations/add", headers, body: big })).status).toBe(200)
   })
 
+  it("refuses a __proto__ key wherever it is, free-form objects included, naming where, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const headers = { ...json, ...creds.headers }
+    // Some free-form objects dropped it, others kept it: refused everywhere, one rule.
+    for (const [path, body, where] of [
+      ["/v2/organizations/add", `{"data":{"organizations":[{"organizationId":"o","metadata":{"__proto__":{"isAdmin":true}}}]}}`, "data.organizations[0].metadata.__proto__"],
+      ["/v2/organizations/add", `{"data":{"organizations":[{"organizationId":"o","metadata":{"list":[{"a":1},{"\\u005f_proto__":1}]}}]}}`, "data.organizations[0].metadata.list[1].__proto__"],
+      ["/v2/auth/generate_token", `{"data":{"userId":"u","userProperties":{"name":"n","email":"n@example.com","__proto__":{"isAdmin":true}},"permissions":{"resources":[]}}}`, "data.userProperties.__proto__"],
+      ["/v2/workspace/advancedwebhook/messages/create", `{"data":{"eventType":"a.b","payload":{"deep":{"__proto__":null}}}}`, "data.payload.deep.__proto__"],
+      [PATH, `{"data":{"__proto__":{},"organizationId":"o"}}`, "data.__proto__"]
+    ] as const) {
+      const answer = await client.raw({ path, headers, body })
+      expectError(answer, 400, "INVALID_ARGUMENT", `Invalid ${where}: is not allowed as a key`)
+      expect(answer.body.error.details.issues).toHaveLength(1)
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // As a value, or as part of a key, it is only text.
+    const text = `{"data":{"organizations":[{"organizationId":"o","metadata":{"k":"__proto__","__proto__x":1}}]}}`
+    expect((await client.raw({ path: "/v2/organizations/add", headers, body: text })).status).toBe(200)
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data[0].metadata).toEqual({ k: "__proto__", __proto__x: 1 })
+  })
+
   describe("credentials", () => {
     it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
       const { client, workspace } = ctx()
