@@ -231,6 +231,34 @@ forEachBackend("protocol", (ctx) => {
     expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data[0].metadata).toEqual({ k: "__proto__", __proto__x: 1 })
   })
 
+  it("refuses a key given twice in one object at any depth, naming it, and writes nothing", async () => {
+    const { client, workspace } = ctx()
+    const creds = await workspace()
+    const headers = { ...json, ...creds.headers }
+    const twice = "is given more than once: a key may appear only once in an object"
+    for (const [path, body, where] of [
+      // JSON.parse keeps the last: this issued an admin token.
+      ["/v2/auth/generate_token", `{"data":{"userId":"u","userProperties":{"name":"n","email":"n@example.com","isAdmin":false,"isAdmin":true},"permissions":{"resources":[]}}}`, "data.userProperties.isAdmin"],
+      ["/v2/organizations/add", `{"data":{"organizations":[{"organizationId":"o"},{"organizationId":"p","metadata":{"l":[0,{"k":1,"j":2, "k" :3}]}}]}}`, "data.organizations[1].metadata.l[1].k"],
+      // The same key spelled with an escape is the same key.
+      ["/v2/organizations/add", `{"data":{"organizations":[{"organizationId":"o","organization\\u0049d":"p"}]}}`, "data.organizations[0].organizationId"],
+      ["/v2/organizations/add", `{"data":{"organizations":[{"organizationId":"o","metadata":{"a\\"b":1,"a\\u0022b":2}}]}}`, 'data.organizations[0].metadata.a"b'],
+      [PATH, `{"data":{"organizationId":"o"},"data":{"organizationId":"p"}}`, "data"]
+    ] as const) {
+      const answer = await client.raw({ path, headers, body })
+      expectError(answer, 400, "INVALID_ARGUMENT", `Invalid ${where}: ${twice}`)
+    }
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data).toEqual([])
+    // One key in sibling objects, colons, quotes and braces inside strings: nothing is given twice.
+    const ok = String.raw`{"data":{"organizations":[{"organizationId":"o","metadata":{"k":"a:b","x:y":{"k":"}{\"k\":"},"u":"https://e.example/a?b=c:d","l":[{"k":1},{"k":2}]}},{"organizationId":"p","metadata":{"k":"\\"}}]}}`
+    const added = await client.raw({ path: "/v2/organizations/add", headers, body: ok })
+    expect(added.status, added.text).toBe(200)
+    expect((await client.post("/v2/organizations/get", {}, creds.headers)).body.result.data.map((o: { metadata: unknown }) => o.metadata)).toEqual([
+      { k: "a:b", "x:y": { k: '}{"k":' }, u: "https://e.example/a?b=c:d", l: [{ k: 1 }, { k: 2 }] },
+      { k: "\\" }
+    ])
+  })
+
   describe("credentials", () => {
     it("answers PERMISSION_DENIED without, or with wrong, API-key credentials", async () => {
       const { client, workspace } = ctx()
