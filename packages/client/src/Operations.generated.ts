@@ -315,7 +315,7 @@ export interface WorkspaceCreateResult {
   readonly data: Workspace
 }
 
-export type WorkspaceGetInput = {} | ReadonlyArray<unknown>
+export interface WorkspaceGetInput {}
 
 export interface WorkspaceGetResult {
   readonly status: "success"
@@ -416,7 +416,7 @@ export interface WorkspaceDomainsAddResult {
 export type WorkspaceDomainsAddV1Input = WorkspaceDomainsAddInput
 export type WorkspaceDomainsAddV1Result = WorkspaceDomainsAddResult
 
-export type WorkspaceDomainsGetInput = {} | ReadonlyArray<unknown>
+export interface WorkspaceDomainsGetInput {}
 
 export interface WorkspaceDomainsGetResult {
   readonly status: "success"
@@ -441,7 +441,7 @@ export interface WorkspaceDomainsDeleteResult {
 export type WorkspaceDomainsDeleteV1Input = WorkspaceDomainsDeleteInput
 export type WorkspaceDomainsDeleteV1Result = WorkspaceDomainsDeleteResult
 
-export type WorkspacePermissionproviderconfigGetInput = {} | ReadonlyArray<unknown>
+export interface WorkspacePermissionproviderconfigGetInput {}
 
 export interface WorkspacePermissionproviderconfigGetResult {
   readonly status: "success"
@@ -463,7 +463,7 @@ export interface WorkspacePermissionproviderconfigUpdateResult {
   readonly data: PermissionProviderSettings
 }
 
-export type WorkspaceNotificationconfigGetInput = {} | ReadonlyArray<unknown>
+export interface WorkspaceNotificationconfigGetInput {}
 
 export interface WorkspaceNotificationconfigGetResult {
   readonly status: "success"
@@ -1513,7 +1513,7 @@ export interface CommentannotationsCommentsReactionsDeleteResult {
   }
 }
 
-export type WorkspaceAdvancedwebhookconfigGetInput = {} | ReadonlyArray<unknown>
+export interface WorkspaceAdvancedwebhookconfigGetInput {}
 
 export interface WorkspaceAdvancedwebhookconfigGetResult {
   readonly status: "success"

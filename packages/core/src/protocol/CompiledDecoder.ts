@@ -33,6 +33,8 @@ export const compileDecoder = (ast: AST.AST): CompiledDecoder | undefined => {
     case "UnknownKeyword":
     case "AnyKeyword":
       return (u) => u
+    case "NeverKeyword": // no value is valid: Effect's decoder says why
+      return () => UNDECIDED
     case "Literal": {
       const literal = ast.literal
       return (u) => u === literal ? u : UNDECIDED

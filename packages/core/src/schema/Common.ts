@@ -63,6 +63,16 @@ export const EpochMillis = Schema.Number.pipe(
 )
 
 /**
+ * The `data` of an operation that takes no parameters: `{}`, every key refused as unknown
+ * (docs/protocol.md), and typed so in the OpenAPI document (an object with no properties).
+ */
+export const NoParameters = Schema.Record({
+  key: Schema.String,
+  // Effect's Arbitrary builds every part before the record's own one answers `{}`.
+  value: Schema.Never.annotations({ message: () => "is not a known parameter", arbitrary: () => (fc) => fc.constant(undefined as never) })
+}).annotations({ arbitrary: () => (fc) => fc.constant({}) })
+
+/**
  * An absolute http(s) URL as a person writes one: the scheme with its `//`, a host, and no
  * whitespace around or inside it (which `new URL` would quietly drop or encode). The one rule
  * for every URL Atrium calls out to: webhook endpoints and the permission provider.

@@ -2,8 +2,6 @@ import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { optional, Text } from "../schema/Common.js"
 
-export const GetWebhookConfigInput = Schema.Struct({})
-
 /** As the hosted service (docs/compatibility.md, "Advanced webhooks"): every field is optional; the service refuses an empty update with the hosted service's message. */
 export const UpdateWebhookConfigInput = Schema.Struct({
   isEnabled: optional(Schema.Boolean),

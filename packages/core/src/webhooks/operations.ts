@@ -1,5 +1,6 @@
 import { defineOperation } from "../protocol/Operation.js"
-import { GetWebhookConfigInput, UpdateWebhookConfigInput, WebhookConfigResult } from "./WebhookConfigSchemas.js"
+import { NoParameters } from "../schema/Common.js"
+import { UpdateWebhookConfigInput, WebhookConfigResult } from "./WebhookConfigSchemas.js"
 import { WebhookConfigs } from "./WebhookConfigs.js"
 import {
   CreateEndpointInput,
@@ -20,7 +21,7 @@ export const webhookOperations = [
     paths: ["/v2/workspace/advancedwebhookconfig/get"],
     auth: "apiKey",
     summary: "Read the advanced-webhook settings (all off before the first configuration).",
-    input: GetWebhookConfigInput,
+    input: NoParameters,
     output: WebhookConfigResult,
     service: WebhookConfigs,
     handler: (webhookConfigs, _, caller) => webhookConfigs.get(caller.apiKey)

@@ -35,8 +35,6 @@ export const Workspace = Schema.Struct({
 
 export const WorkspaceResult = SuccessResult(Workspace)
 
-export const Empty = Schema.Struct({})
-
 export const CreateApiKeyInput = Schema.Struct({
   ownerEmail: Email,
   type: ApiKeyType,

@@ -1,11 +1,11 @@
 import { defineOperation } from "../protocol/Operation.js"
+import { NoParameters } from "../schema/Common.js"
 import {
   ApiKeyInput,
   AuthTokensResult,
   CreateApiKeyInput,
   CreateApiKeyResult,
   CreateWorkspaceInput,
-  Empty,
   ListApiKeysInput,
   ListApiKeysResult,
   NullResult,
@@ -32,7 +32,7 @@ export const workspaceOperations = [
     paths: ["/v2/workspace/get"],
     auth: "workspace",
     summary: "Read the workspace and its API keys.",
-    input: Empty,
+    input: NoParameters,
     output: WorkspaceResult,
     errors: ["NOT_FOUND"],
     service: Workspaces,

@@ -1,5 +1,5 @@
 import { defineOperation } from "../protocol/Operation.js"
-import { Empty } from "./WorkspaceSchemas.js"
+import { NoParameters } from "../schema/Common.js"
 import { WorkspaceSettings } from "./WorkspaceSettings.js"
 import {
   AddDomainsResult,
@@ -32,7 +32,7 @@ export const workspaceSettingsOperations = [
     paths: ["/v2/workspace/domains/get"],
     auth: "apiKey",
     summary: "List the allowed domains.",
-    input: Empty,
+    input: NoParameters,
     output: GetDomainsResult,
     service: WorkspaceSettings,
     handler: (workspaceSettings, _, caller) => workspaceSettings.getDomains(caller.apiKey)
@@ -54,7 +54,7 @@ export const workspaceSettingsOperations = [
     paths: ["/v2/workspace/permissionproviderconfig/get"],
     auth: "apiKey",
     summary: "Read the permission provider settings (the auth token masked).",
-    input: Empty,
+    input: NoParameters,
     output: PermissionProviderResult,
     service: WorkspaceSettings,
     handler: (workspaceSettings, _, caller) => workspaceSettings.getPermissionProviderConfig(caller.apiKey)
@@ -75,7 +75,7 @@ export const workspaceSettingsOperations = [
     paths: ["/v2/workspace/notificationconfig/get"],
     auth: "apiKey",
     summary: "Read the notification service settings.",
-    input: Empty,
+    input: NoParameters,
     output: NotificationServiceResult,
     service: WorkspaceSettings,
     handler: (workspaceSettings, _, caller) => workspaceSettings.getNotificationConfig(caller.apiKey)

@@ -56,6 +56,39 @@ forEachBackend("workspace", (ctx) => {
     })
   })
 
+  describe("parameterless operations", () => {
+    const parameterless = ["/v2/workspace/get", "/v2/workspace/domains/get", "/v2/workspace/notificationconfig/get", "/v2/workspace/permissionproviderconfig/get", "/v2/workspace/advancedwebhookconfig/get"]
+
+    it("refuse any key in data, as every operation refuses unknown keys", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      for (const path of parameterless) {
+        const headers = path === "/v2/workspace/get" ? creds.workspaceHeaders : creds.headers
+        expect((await client.post(path, {}, headers)).status, path).toBe(200)
+        const answer = await client.post(path, { apiKey: creds.apiKey, extra: 1 }, headers)
+        expect(answer.status, path).toBe(400)
+        expect(answer.body.error).toEqual({
+          status: "INVALID_ARGUMENT",
+          message: "Invalid data.apiKey: is not a known parameter",
+          details: { issues: [{ path: ["data", "apiKey"], message: "is not a known parameter" }, { path: ["data", "extra"], message: "is not a known parameter" }] }
+        })
+      }
+    })
+
+    it("are typed in the OpenAPI document as data with no properties, not as object-or-array", async () => {
+      const document = (await ctx().client.raw({ method: "GET", path: "/openapi.json" })).body
+      for (const path of parameterless) {
+        const schema = document.paths[path].post.requestBody.content["application/json"].schema
+        expect(schema.properties.data, path).toEqual({ type: "object", required: [], properties: {}, additionalProperties: false })
+      }
+      // Exactly these: no other operation's data is a bare object.
+      const bare = Object.entries<any>(document.paths)
+        .filter(([, item]) => Object.keys(item.post.requestBody.content["application/json"].schema.properties.data.properties ?? {}).length === 0)
+        .map(([path]) => path)
+      expect(bare.sort()).toEqual([...parameterless].sort())
+    })
+  })
+
   describe("API keys", () => {
     it("creates keys, lists them a page at a time, and renames them", async () => {
       const { client, workspace } = ctx()
