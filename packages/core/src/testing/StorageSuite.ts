@@ -625,6 +625,8 @@ const repositories = (it: It, expect: Expect) => {
       expect(yield* workspaces.findWorkspace(workspaceId)).toEqual(workspace)
       expect(yield* workspaces.findWorkspace(unique("nope"))).toBeUndefined()
       expect(yield* workspaces.countWorkspacesOwnedBy(email)).toBe(1)
+      // One owner, however the letters of the email are cased.
+      expect(yield* workspaces.countWorkspacesOwnedBy(email.toUpperCase())).toBe(1)
       const apiKeys = [unique("k-b"), unique("k-a"), unique("k-c")]
       for (const apiKey of apiKeys) {
         yield* workspaces.insertApiKey({ apiKey, workspaceId, name: apiKey, type: "testing", createdAt: T0 })

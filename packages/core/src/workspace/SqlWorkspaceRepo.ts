@@ -6,6 +6,12 @@ import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
 import { type ApiKeyRow, type AuthTokenRow, WorkspaceRepo, type WorkspaceRow } from "./WorkspaceRepo.js"
 
+/**
+ * An email as SQL's `lower()` folds it on both databases: SQLite's folds A-Z only, and so does
+ * PostgreSQL's on a `COLLATE "C"` column. The workspaces_owner_email index is on `lower(owner_email)`.
+ */
+const lowerAscii = (email: string) => email.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+
 /** One `workspaces` row as the drivers return it (column types: sql/Rows.ts). */
 interface WorkspaceSqlRow {
   readonly id: string
@@ -90,7 +96,7 @@ export const SqlWorkspaceRepo = Layer.effect(
           firstRow(toWorkspace)
         ),
       countWorkspacesOwnedBy: (email) =>
-        sql`SELECT COUNT(*) AS n FROM workspaces WHERE owner_email = ${email}`.pipe(
+        sql`SELECT COUNT(*) AS n FROM workspaces WHERE lower(owner_email) = ${lowerAscii(email)}`.pipe(
           mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
         ),
       insertApiKey: (k) =>

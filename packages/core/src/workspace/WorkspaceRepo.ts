@@ -43,6 +43,7 @@ export interface ApiKeyCredentials {
 export class WorkspaceRepo extends Context.Tag("@atrium/core/WorkspaceRepo")<WorkspaceRepo, {
   readonly insertWorkspace: (row: WorkspaceRow) => Effect.Effect<void>
   readonly findWorkspace: (id: string) => Effect.Effect<WorkspaceRow | undefined>
+  /** Workspaces owned by the email, its letters A-Z matched in either case (docs/decisions.md, "Workspaces"). */
   readonly countWorkspacesOwnedBy: (ownerEmail: string) => Effect.Effect<number>
   readonly insertApiKey: (row: ApiKeyRow) => Effect.Effect<void>
   readonly findApiKey: (apiKey: string) => Effect.Effect<ApiKeyRow | undefined>

@@ -96,6 +96,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
           if (isDisposableEmail(input.ownerEmail, config.disposableEmailDomains)) return yield* invalidArgument(DISPOSABLE_EMAIL)
           if (ip !== undefined) yield* limiter.consume([[`workspace-create:ip:${ip}`, config.rateLimits.workspaceCreatePerIp]])
           return yield* withTransaction(Effect.gen(function*() {
+            // Two creates for one email (in any case) side by side would each count none.
+            yield* lock("workspace-owner", input.ownerEmail.toLowerCase())
             if ((yield* repo.countWorkspacesOwnedBy(input.ownerEmail)) > 0) {
               return yield* alreadyExists("A workspace already exists for this email address")
             }

@@ -37,8 +37,9 @@ const sqliteShape = Effect.gen(function*() {
     tables[name] = [...columns.map((c) => c.name), `pk:${pk.join(",")}`]
     const list = yield* sql<{ name: string; unique: number; origin: string; partial: number }>`SELECT * FROM pragma_index_list(${name})`
     for (const index of list.filter((i) => i.origin === "c")) {
-      const columnsOf = yield* sql<{ name: string }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`
-      indexes[index.name] = describeIndex(name, columnsOf.map((c) => c.name).join(","), index.unique === 1, index.partial === 1)
+      const columnsOf = yield* sql<{ name: string | null }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`
+      // An expression (`lower(owner_email)`) has no column name.
+      indexes[index.name] = describeIndex(name, columnsOf.map((c) => c.name ?? "expr").join(","), index.unique === 1, index.partial === 1)
     }
   }
   return { tables, indexes } satisfies Shape
@@ -54,8 +55,8 @@ const postgresShape = Effect.gen(function*() {
   const rows = yield* sql<{ index_name: string; table_name: string; is_unique: boolean; is_primary: boolean; partial: boolean; columns: string }>`
     SELECT c.relname AS index_name, t.relname AS table_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary,
       ix.indpred IS NOT NULL AS partial,
-      (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
-        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns
+      (SELECT string_agg(COALESCE(a.attname, 'expr'), ',' ORDER BY k.ord) FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
+        LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum) AS columns
     FROM pg_index ix JOIN pg_class c ON c.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace
     WHERE n.nspname = 'public'`

@@ -99,6 +99,13 @@ describe("send-login-link tokens", () => {
       expect(live.map((link) => link.tokenHash)).not.toContain(hashSecret(token))
     }).pipe(Effect.provide(testLayer({}))))
 
+  it.effect("mails an owner who writes the email in another case", () =>
+    Effect.gen(function*() {
+      yield* Workspaces.create({ ownerEmail: "Owner@Example.com" }, "10.0.0.1")
+      yield* send("OWNER@example.COM")
+      expect(yield* mailCount).toBe(1)
+    }).pipe(Effect.provide(testLayer({}))))
+
   it.effect("makes no link for an email that owns no workspace", () =>
     Effect.gen(function*() {
       const answer = yield* send("nobody@example.com")

@@ -1,3 +1,4 @@
+import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
 import { PUBLIC_CREATE_OFF, Workspaces } from "../../src/workspace/Workspaces.js"
@@ -53,6 +54,31 @@ forEachBackend("workspace", (ctx) => {
         expect(answer.body.error.message).toContain(field)
       }
       expect((await client.post("/v2/workspace/create", { ownerEmail: "b@example.com", name: "n".repeat(200), workspaceName: "w".repeat(200) })).status).toBe(200)
+    })
+  })
+
+  describe("one workspace per email", () => {
+    it("refuses a second workspace for the email in another case, also when both are created at once", async () => {
+      const { client } = ctx()
+      const create = (ownerEmail: string) => client.post("/v2/workspace/create", { ownerEmail })
+      expect((await create("Case.Owner@Example.com")).status).toBe(200)
+      for (const email of ["case.owner@example.com", "CASE.OWNER@EXAMPLE.COM"]) {
+        const again = await create(email)
+        expect(again.status, email).toBe(409)
+        expect(again.body.error).toEqual({ status: "ALREADY_EXISTS", message: "A workspace already exists for this email address" })
+      }
+      // Released together one wins, whatever the case. Through the operator's path, which has no
+      // rate limit to space them out, PostgreSQL runs them side by side.
+      const { atrium } = ctx()
+      const racing = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        atrium.runtime.runPromise(Effect.either(Workspaces.create({ ownerEmail: i % 2 === 0 ? "race@example.com" : "RACE@Example.com" }, undefined)))))
+      expect(racing.map((result) => result._tag === "Right" ? "created" : result.left.status).sort())
+        .toEqual(["ALREADY_EXISTS", ...Array(10).fill("ALREADY_EXISTS"), "created"])
+      const overHttp = await Promise.all(Array.from({ length: 4 }, (_, i) => create(i % 2 === 0 ? "race2@example.com" : "RACE2@example.com")))
+      expect(overHttp.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409])
+      // Letters beyond A-Z are compared as they are (docs/decisions.md, "Workspaces, API keys, tokens").
+      expect((await create("élan@example.com")).status).toBe(200)
+      expect((await create("Élan@example.com")).status).toBe(200)
     })
   })
 
