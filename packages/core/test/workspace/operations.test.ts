@@ -116,6 +116,17 @@ forEachBackend("workspace", (ctx) => {
   })
 
   describe("API keys", () => {
+    // Issue 21 found apikey/create taking any ownerEmail; its schema had Email already, untested.
+    it("refuses an ownerEmail that is not an email", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      for (const ownerEmail of ["not-an-email", "a b@example.com", "a@b", "", `${"a".repeat(320)}@example.com`]) {
+        const answer = await client.post("/v2/workspace/apikey/create", { ownerEmail, type: "testing" }, creds.workspaceHeaders)
+        expect(answer.status, ownerEmail).toBe(400)
+        expect(answer.body.error.message).toMatch(/^Invalid data\.ownerEmail: must be (a valid email address|at most 320 characters)$/)
+      }
+    })
+
     it("creates keys, lists them a page at a time, and renames them", async () => {
       const { client, workspace } = ctx()
       const creds = await workspace()
