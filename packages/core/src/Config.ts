@@ -72,6 +72,8 @@ export interface AtriumOptions {
     readonly leaseMillis: number
     /** Attempts one worker makes at the same time. */
     readonly concurrency: number
+    /** Advanced webhook endpoints one API key may have (`ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY`). */
+    readonly endpointsPerKey: number
   }
 }
 
@@ -98,7 +100,8 @@ export const defaultOptions: AtriumOptions = {
     timeoutMillis: 15_000,
     pollIntervalMillis: 500,
     leaseMillis: 60_000,
-    concurrency: 64
+    concurrency: 64,
+    endpointsPerKey: 50
   }
 }
 
