@@ -20,6 +20,13 @@ export interface ClaimedDelivery {
   readonly secrets: ReadonlyArray<string>
 }
 
+/** What one claim may take per API key: a key's share of a worker (docs/webhooks.md, "Who delivers"). */
+export interface ClaimShare {
+  readonly most: number
+  /** Keys that hold their share already. */
+  readonly skip: ReadonlyArray<string>
+}
+
 /** One attempt as recorded: the answer (status code 0 when none came) or why none came. */
 export interface AttemptRow {
   readonly apiKey: string
@@ -67,8 +74,17 @@ export interface AttemptPosition {
  * the token, so a worker whose claim ran out (and was taken over) changes nothing.
  */
 export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<DeliveriesRepo, {
-  /** Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers are claiming. */
-  readonly claim: (claim: string, now: number, leaseUntil: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /**
+   * Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers
+   * are claiming: at most `perKey.most` of one API key, none of the keys in `perKey.skip`.
+   */
+  readonly claim: (
+    claim: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perKey: ClaimShare
+  ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
   /**
    * Records attempts and moves each delivery on. For each, whether its claim still held (the
    * attempt is recorded either way); a success is reported as held without being checked.

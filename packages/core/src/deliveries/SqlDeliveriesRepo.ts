@@ -91,15 +91,23 @@ export const SqlDeliveriesRepo = Layer.effect(
     return {
       // Two statements: the claim, then what the claimed rows need. The claim picks due rows in
       // a subquery and updates them by primary key (UPDATE … FROM, on both dialects). On
-      // PostgreSQL the subquery locks what it picks and skips rows other servers are claiming;
-      // the outer condition re-checks each row, which keeps SQLite (one writer at a time)
-      // correct too. A claim pushes next_attempt_at to the lease's end: a worker that dies
-      // leaves its rows due then.
-      claim: (claim, now, leaseUntil, limit) =>
+      // PostgreSQL the innermost subquery locks what it picks and skips rows other servers are
+      // claiming; the outer condition re-checks each row, which keeps SQLite (one writer at a
+      // time) correct too. Of the `limit` oldest due rows of the keys not skipped, at most
+      // `most` per key are taken, so one key's backlog cannot fill a claim; they are numbered
+      // outside the locking subquery, as PostgreSQL locks no rows of a query with a window.
+      // A claim pushes next_attempt_at to the lease's end: a worker that dies leaves its rows
+      // due then.
+      claim: (claim, now, leaseUntil, limit, { most, skip }) =>
         sql`UPDATE webhook_deliveries SET lease_owner = ${claim}, next_attempt_at = ${leaseUntil}
           FROM (
-            SELECT api_key AS k, message_id AS m, endpoint_id AS e FROM webhook_deliveries WHERE ${due(now)}
-            ORDER BY next_attempt_at ${limitRows(sql, limit)} ${skipLocked}
+            SELECT k, m, e FROM (
+              SELECT k, m, e, ROW_NUMBER() OVER (PARTITION BY k ORDER BY t) AS n FROM (
+                SELECT api_key AS k, message_id AS m, endpoint_id AS e, next_attempt_at AS t FROM webhook_deliveries
+                WHERE ${due(now)}${skip.length === 0 ? sql.literal("") : sql` AND api_key NOT IN ${sql.in(skip)}`}
+                ORDER BY next_attempt_at ${limitRows(sql, limit)} ${skipLocked}
+              ) AS oldest
+            ) AS numbered WHERE n <= ${most}
           ) AS picked
           WHERE api_key = picked.k AND message_id = picked.m AND endpoint_id = picked.e AND ${due(now)}
           RETURNING api_key`.pipe(

@@ -218,6 +218,20 @@ describe("claims", () => {
       yield* TestClock.adjust(1)
       expect(ids(yield* Deliveries.claim("w4.2", 10))).toEqual([a, b].sort())
     }).pipe(Effect.provide(atrium())))
+
+  it.effect("take at most `most` of one key's due deliveries, oldest first, and none of the keys skipped", () =>
+    Effect.gen(function*() {
+      yield* setUp()
+      const mine = yield* Effect.forEach([1, 2, 3, 4, 5], () => publish())
+      yield* WebhookConfigs.update("key_2", { isEnabled: true })
+      yield* WebhookEndpoints.create("key_2", { url: receiver.url })
+      const theirs = (yield* WebhookMessages.publish("key_2", { eventType: "order.paid", payload: {} })).data.messageId
+      const ids = (claimed: ReadonlyArray<{ readonly messageId: string }>) => claimed.map((d) => d.messageId).sort()
+      // Key 2's delivery is the newest, and still in the first claim.
+      expect(ids(yield* Deliveries.claim("w1.1", 10, { most: 2, skip: [] }))).toEqual([mine[0], mine[1], theirs].sort())
+      expect(ids(yield* Deliveries.claim("w1.2", 10, { most: 2, skip: [KEY] }))).toEqual([])
+      expect(ids(yield* Deliveries.claim("w1.3", 10, { most: 10, skip: [] }))).toEqual(mine.slice(2))
+    }).pipe(Effect.provide(atrium())))
 })
 
 describe("the background worker", () => {
