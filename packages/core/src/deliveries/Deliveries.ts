@@ -49,7 +49,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
     const { concurrency, concurrencyPerKey, leaseMillis, retrySchedule, timeoutMillis } = (yield* AtriumConfig).webhooks
 
     /** Claims up to `limit` due deliveries under the claim token `claim`; by default at most a key's share of them. */
-    const claim = (claim: string, limit: number, perKey: ClaimShare = { most: concurrencyPerKey, skip: [] }) =>
+    const claim = (claim: string, limit: number, perKey: ClaimShare = { most: concurrencyPerKey, room: new Map() }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => repo.claim(claim, now, now + leaseMillis, limit, perKey))
 
     /** Whether the endpoint's `rateLimit` lets one more attempt start this second; if not, the delivery waits for the next. */
@@ -195,7 +195,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
           let made = 0
           for (let batch = 1; made < maxAttempts; batch++) {
             const token = `${owner}.${batch}`
-            const claimed = yield* claim(token, Math.min(concurrency, maxAttempts - made))
+            const claimed = (yield* claim(token, Math.min(concurrency, maxAttempts - made))).deliveries
             if (claimed.length === 0) break
             const outcomes = yield* Effect.forEach(claimed, (d) => attempt(token, d), { concurrency: "unbounded" })
             const attempted = outcomes.filter((o): o is AttemptOutcome => o !== undefined)

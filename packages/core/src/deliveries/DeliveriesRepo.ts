@@ -20,11 +20,18 @@ export interface ClaimedDelivery {
   readonly secrets: ReadonlyArray<string>
 }
 
-/** What one claim may take per API key: a key's share of a worker (docs/webhooks.md, "Who delivers"). */
+/** What a claim took; `more`: more may be due than it took (it was full, or did not look at every key). */
+export interface Claimed {
+  readonly deliveries: ReadonlyArray<ClaimedDelivery>
+  readonly more: boolean
+}
+
+/** What one claim may take of each API key: its share of a worker (docs/webhooks.md, "Who delivers"). */
 export interface ClaimShare {
+  /** Of a key not in `room`. */
   readonly most: number
-  /** Keys that hold their share already. */
-  readonly skip: ReadonlyArray<string>
+  /** Keys that may take less: what is left of their share (0: nothing). */
+  readonly room: ReadonlyMap<string, number>
 }
 
 /** One attempt as recorded: the answer (status code 0 when none came) or why none came. */
@@ -75,8 +82,9 @@ export interface AttemptPosition {
  */
 export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<DeliveriesRepo, {
   /**
-   * Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers
-   * are claiming: at most `perKey.most` of one API key, none of the keys in `perKey.skip`.
+   * Claims up to `limit` deliveries due at `now`, skipping those other servers are claiming. Keys
+   * take turns (each claim starts after the last key the previous claim of this process took
+   * from), each what is due of it, oldest first, up to its room in `perKey`.
    */
   readonly claim: (
     claim: string,
@@ -84,7 +92,7 @@ export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<D
     leaseUntil: number,
     limit: number,
     perKey: ClaimShare
-  ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  ) => Effect.Effect<Claimed>
   /**
    * Records attempts and moves each delivery on. For each, whether its claim still held (the
    * attempt is recorded either way); a success is reported as held without being checked.

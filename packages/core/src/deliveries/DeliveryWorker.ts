@@ -40,7 +40,7 @@ export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
     const owner = options.owner ?? (yield* (yield* Ids).make("worker"))
     const finished = yield* Queue.unbounded<AttemptOutcome>()
     const slotFreed = yield* Queue.sliding<void>(1)
-    // Wakes a claimer that found nothing due beyond the keys holding their share, once one has room.
+    // Wakes a claimer that took everything due, once a key that was short of room has room.
     const keyFreed = yield* Queue.sliding<void>(1)
     const attempts = yield* FiberSet.make<unknown>()
     let inFlight = 0
@@ -48,10 +48,10 @@ export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
     /** Attempts in flight per API key; a key with none is absent. */
     const perKey = new Map<string, number>()
 
-    // A claim costs two statements however many rows it takes; one per freed slot made claims
-    // most of the work. So a key is claimed for once half its share is free, at most that many
-    // at a time, and the worker claims once half its slots are free (unless idle), or a key's
-    // half if less: keys that hold their share must not keep the others waiting for slots.
+    // A claim costs a few statements however many rows it takes; one per freed slot made claims
+    // most of the work. So a key is claimed for once half its share is free, and the worker
+    // claims once half its slots are free (unless idle), or half a share if less: keys that
+    // hold their share must not keep the others waiting for slots.
     const keyBatch = Math.ceil(concurrencyPerKey / 2)
     const claimAtLeast = Math.min(Math.max(1, Math.floor(concurrency / 2)), keyBatch)
 
@@ -74,13 +74,11 @@ export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
     const claimOnce = Effect.gen(function*() {
       const free = concurrency - inFlight
       if (free <= 0 || (inFlight > 0 && free < claimAtLeast)) return yield* Queue.take(slotFreed)
-      const skip: Array<string> = []
-      for (const [apiKey, n] of perKey) if (n > concurrencyPerKey - keyBatch) skip.push(apiKey)
+      // A key in flight may take what is left of its share, once that is half of it at least.
+      const room = new Map<string, number>()
+      for (const [apiKey, n] of perKey) room.set(apiKey, concurrencyPerKey - n >= keyBatch ? concurrencyPerKey - n : 0)
       const token = `${owner}.${++claims}`
-      const claimed = yield* deliveries.claim(token, free, { most: keyBatch, skip })
-      if (claimed.length === 0) {
-        return yield* skip.length === 0 ? signal.await(pollIntervalMillis) : Effect.race(Queue.take(keyFreed), signal.await(pollIntervalMillis))
-      }
+      const { deliveries: claimed, more } = yield* deliveries.claim(token, free, { most: concurrencyPerKey, room })
       for (const delivery of claimed) {
         started(delivery.apiKey)
         yield* FiberSet.run(attempts, deliveries.attempt(token, delivery).pipe(
@@ -89,6 +87,9 @@ export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
           Effect.ensuring(ended(delivery.apiKey))
         ))
       }
+      // Everything due was taken, up to each key's room: look again on a new event, the poll, or
+      // once a key has room again (no claim in between to find that nothing else is due).
+      if (claimed.length === 0 || !more) yield* Effect.race(Queue.take(keyFreed), signal.await(pollIntervalMillis))
     })
 
     // Uninterruptible once taken: stopping waits for a batch being written rather than lose it.

@@ -9,6 +9,7 @@ import tokensAgentsMemory from "./0007_tokens_agents_memory.js"
 import webhookDeliveries from "./0008_webhook_deliveries.js"
 import comments from "./0009_comments.js"
 import commentReactionsReads from "./0010_comment_reactions_reads.js"
+import webhookDeliveriesByKey from "./0011_webhook_deliveries_by_key.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -28,7 +29,8 @@ export const migrationRecord = {
   "0007_tokens_agents_memory": tokensAgentsMemory,
   "0008_webhook_deliveries": webhookDeliveries,
   "0009_comments": comments,
-  "0010_comment_reactions_reads": commentReactionsReads
+  "0010_comment_reactions_reads": commentReactionsReads,
+  "0011_webhook_deliveries_by_key": webhookDeliveriesByKey
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
