@@ -30,7 +30,9 @@ export interface StartOptions {
   /** The mail port's Layer (e.g. one that captures mail); the default logs it. */
   readonly mailer?: Parameters<typeof testAtrium>[2]
   /** Listeners of domain events besides Atrium's own. */
-  readonly listeners?: Parameters<typeof testAtrium>[3]
+  readonly listeners?: NonNullable<Parameters<typeof testAtrium>[3]>["listeners"]
+  /** Run the delivery worker in the background (default: deliveries wait for `runDue`). */
+  readonly runDeliveries?: boolean
 }
 
 export interface Backend {
@@ -65,16 +67,16 @@ const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): P
 export const backends: ReadonlyArray<Backend> = [
   {
     name: "memory",
-    start: async ({ listeners, mailer, options } = {}) => {
-      const atrium = testAtrium(MemoryStorage, options, mailer, listeners)
+    start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
+      const atrium = testAtrium(MemoryStorage, options, mailer, { listeners, runDeliveries })
       return started(atrium, directClient(atrium), () => atrium.dispose())
     }
   },
   {
     name: "sqlite",
-    start: async ({ listeners, mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
       const db = sqliteFile()
-      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, listeners)
+      const atrium = testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, { listeners, runDeliveries })
       return started(atrium, directClient(atrium), async () => {
         await atrium.dispose()
         db.cleanup()
@@ -83,16 +85,16 @@ export const backends: ReadonlyArray<Backend> = [
   },
   {
     name: "sqlite over node-http",
-    start: async ({ listeners, mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
       const db = sqliteFile()
-      return startedOverHttp(testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, listeners), db.cleanup)
+      return startedOverHttp(testAtrium(SqliteStorage.layer({ filename: db.filename }), options, mailer, { listeners, runDeliveries }), db.cleanup)
     }
   },
   {
     name: "postgres",
-    start: async ({ listeners, mailer, options } = {}) => {
+    start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
       const db = await testDatabase()
-      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer, listeners)
+      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer, { listeners, runDeliveries })
       return started(atrium, directClient(atrium), async () => {
         await atrium.dispose()
         await db.drop()
@@ -104,9 +106,9 @@ export const backends: ReadonlyArray<Backend> = [
 /** PostgreSQL behind a real node:http server: for the suites that must cover HTTP on every storage (fuzzing). */
 export const postgresOverHttp: Backend = {
   name: "postgres over node-http",
-  start: async ({ listeners, mailer, options } = {}) => {
+  start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
     const db = await testDatabase()
-    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer, listeners), db.drop)
+    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer, { listeners, runDeliveries }), db.drop)
   }
 }
 

@@ -19,6 +19,8 @@ export interface Answer {
   readonly body?: string
   /** Wait this long before answering. */
   readonly delayMillis?: number
+  /** Never answer: the request stays open until the sender gives up or the receiver closes. */
+  readonly hold?: boolean
 }
 
 export interface Receiver {
@@ -26,6 +28,8 @@ export interface Receiver {
   readonly received: Array<Received>
   /** What the next requests get (default 200). */
   answer: (request: Received) => Answer
+  /** Requests that arrived and are neither answered nor given up by their sender. */
+  readonly open: () => number
   /** Resolves once `count` requests have arrived (rejects after `timeoutMillis`). */
   readonly waitFor: (count: number, timeoutMillis?: number) => Promise<void>
   readonly close: () => Promise<void>
@@ -34,10 +38,12 @@ export interface Receiver {
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Array<Received> = []
   const waiters: Array<() => void> = []
+  let open = 0
   const receiver: Receiver = {
     url: "",
     received,
     answer: () => ({ status: 200 }),
+    open: () => open,
     waitFor: (count, timeoutMillis = 10_000) =>
       new Promise((resolve, reject) => {
         const check = () => received.length >= count
@@ -62,7 +68,10 @@ export const startReceiver = async (): Promise<Receiver> => {
     request.on("end", () => {
       const entry: Received = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() }
       received.push(entry)
+      open++
+      response.once("close", () => open--)
       const answer = receiver.answer(entry)
+      if (answer.hold === true) return
       setTimeout(() => {
         response.writeHead(answer.status, answer.headers ?? {})
         response.end(answer.body ?? "")

@@ -72,8 +72,19 @@ export interface AtriumOptions {
     readonly leaseMillis: number
     /** Attempts one worker makes at the same time. */
     readonly concurrency: number
+    /**
+     * Attempts one worker makes at the same time for one API key, so a key whose receivers hang
+     * holds at most this share of the worker (`ATRIUM_WEBHOOK_CONCURRENCY_PER_KEY`; default a
+     * quarter of `concurrency`, at least 1; never more than `concurrency`).
+     */
+    readonly concurrencyPerKey: number
+    /** Advanced webhook endpoints one API key may have (`ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY`). */
+    readonly endpointsPerKey: number
   }
 }
+
+/** A quarter of the worker per key: up to three keys whose receivers hang leave the rest of it to the others. */
+const defaultConcurrencyPerKey = (concurrency: number) => Math.max(1, Math.floor(concurrency / 4))
 
 export const defaultOptions: AtriumOptions = {
   headerPrefix: "x-service",
@@ -98,7 +109,9 @@ export const defaultOptions: AtriumOptions = {
     timeoutMillis: 15_000,
     pollIntervalMillis: 500,
     leaseMillis: 60_000,
-    concurrency: 64
+    concurrency: 64,
+    concurrencyPerKey: defaultConcurrencyPerKey(64),
+    endpointsPerKey: 50
   }
 }
 
@@ -108,13 +121,20 @@ export type AtriumOptionsInput = Partial<Omit<AtriumOptions, "rateLimits" | "job
   readonly webhooks?: Partial<AtriumOptions["webhooks"]>
 }
 
-export const resolveOptions = (input: AtriumOptionsInput = {}): AtriumOptions => ({
-  ...defaultOptions,
-  ...input,
-  rateLimits: { ...defaultOptions.rateLimits, ...input.rateLimits },
-  jobs: { ...defaultOptions.jobs, ...input.jobs },
-  webhooks: { ...defaultOptions.webhooks, ...input.webhooks }
-})
+export const resolveOptions = (input: AtriumOptionsInput = {}): AtriumOptions => {
+  const webhooks = { ...defaultOptions.webhooks, ...input.webhooks }
+  return {
+    ...defaultOptions,
+    ...input,
+    rateLimits: { ...defaultOptions.rateLimits, ...input.rateLimits },
+    jobs: { ...defaultOptions.jobs, ...input.jobs },
+    webhooks: {
+      ...webhooks,
+      // The share follows the concurrency it is a share of, unless set.
+      concurrencyPerKey: Math.min(webhooks.concurrency, input.webhooks?.concurrencyPerKey ?? defaultConcurrencyPerKey(webhooks.concurrency))
+    }
+  }
+}
 
 export class AtriumConfig extends Context.Tag("@atrium/core/AtriumConfig")<AtriumConfig, AtriumOptions>() {
   static readonly layer = (input: AtriumOptionsInput = {}) => Layer.succeed(AtriumConfig, resolveOptions(input))

@@ -43,6 +43,8 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "ATRIUM_WEBHOOK_RETRY_SCHEDULE", about: "seconds before each delivery attempt (default 0,5,300,1800,7200,18000,36000,36000)" },
   { name: "ATRIUM_WEBHOOK_POLL_MS", about: "how often an idle worker looks for due deliveries (default 500)" },
   { name: "ATRIUM_WEBHOOK_CONCURRENCY", about: "delivery attempts in flight per server (default 64)" },
+  { name: "ATRIUM_WEBHOOK_CONCURRENCY_PER_KEY", about: "delivery attempts in flight per server for one API key, so one key's slow receivers cannot hold up the others' (default a quarter of ATRIUM_WEBHOOK_CONCURRENCY: 16)" },
+  { name: "ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY", about: "advanced webhook endpoints one API key may have (default 50); creating one more is 400 FAILED_PRECONDITION" },
   { name: "ATRIUM_WEBHOOK_LEASE_MS", about: "how long a server holds a claimed delivery before another may take it over (default 60000; longer than an attempt's 15 s timeout)" },
   { name: "ATRIUM_JOBS_POLL_MS", about: "how often an idle server looks for background work (default 1000)" },
   { name: "ATRIUM_JOBS_LEASE_MS", about: "how long a server holds a job before another may take it over (default 30000)" },
@@ -168,6 +170,8 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
   webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
   webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1),
+  webhookConcurrencyPerKey: integer("ATRIUM_WEBHOOK_CONCURRENCY_PER_KEY", 1),
+  webhookEndpointsPerKey: integer("ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY", 1),
   otlpEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_ENDPOINT"),
   otlpTracesEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
   otlpHeaders,
@@ -209,7 +213,9 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
       ...when("retrySchedule", v.retrySchedule),
       ...when("pollIntervalMillis", v.webhookPollMillis),
       ...when("leaseMillis", v.webhookLeaseMillis),
-      ...when("concurrency", v.webhookConcurrency)
+      ...when("concurrency", v.webhookConcurrency),
+      ...when("concurrencyPerKey", v.webhookConcurrencyPerKey),
+      ...when("endpointsPerKey", v.webhookEndpointsPerKey)
     }
   }
 })))

@@ -31,6 +31,8 @@ describe("readEnv", () => {
       ATRIUM_WEBHOOK_POLL_MS: "20",
       ATRIUM_WEBHOOK_LEASE_MS: "3000",
       ATRIUM_WEBHOOK_CONCURRENCY: "4",
+      ATRIUM_WEBHOOK_CONCURRENCY_PER_KEY: "2",
+      ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY: "10",
       ATRIUM_RATE_LIMIT_PER_KEY: "100",
       ATRIUM_HEADERS_TIMEOUT_MS: "2000",
       ATRIUM_REQUEST_TIMEOUT_MS: "4000",
@@ -57,7 +59,7 @@ describe("readEnv", () => {
         encryptionKey: "k".repeat(44),
         rateLimits: { perApiKey: { limit: 100, windowMillis: 1000 } },
         jobs: { pollIntervalMillis: 50, leaseMillis: 1500 },
-        webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4 }
+        webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4, concurrencyPerKey: 2, endpointsPerKey: 10 }
       }
     })
   })

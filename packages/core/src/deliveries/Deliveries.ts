@@ -9,7 +9,7 @@ import { Ids, timeOrderedId } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WebhookTransport } from "../ports/WebhookTransport.js"
 import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
-import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo, type DeliveryNext } from "./DeliveriesRepo.js"
+import { type AttemptRow, type ClaimedDelivery, type ClaimShare, DeliveriesRepo, type DeliveryNext } from "./DeliveriesRepo.js"
 import { deliveryBody } from "./DeliveryBody.js"
 import { toAttemptRecord } from "./DeliverySchemas.js"
 import { delayMillis, retryAfterMillis } from "./RetrySchedule.js"
@@ -46,11 +46,11 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
     const rateLimits = yield* RateLimitsRepo
     const ids = yield* Ids
     const { withTransaction } = yield* Transactions
-    const { concurrency, leaseMillis, retrySchedule, timeoutMillis } = (yield* AtriumConfig).webhooks
+    const { concurrency, concurrencyPerKey, leaseMillis, retrySchedule, timeoutMillis } = (yield* AtriumConfig).webhooks
 
-    /** Claims up to `limit` due deliveries under the claim token `claim`. */
-    const claim = (claim: string, limit: number) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => repo.claim(claim, now, now + leaseMillis, limit))
+    /** Claims up to `limit` due deliveries under the claim token `claim`; by default at most a key's share of them. */
+    const claim = (claim: string, limit: number, perKey: ClaimShare = { most: concurrencyPerKey, room: new Map() }) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => repo.claim(claim, now, now + leaseMillis, limit, perKey))
 
     /** Whether the endpoint's `rateLimit` lets one more attempt start this second; if not, the delivery waits for the next. */
     const admitted = (claim: string, d: ClaimedDelivery, now: number) =>
@@ -185,7 +185,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
       record,
       /**
        * Makes every attempt due now, batch by batch, until none is due or `maxAttempts` were
-       * made (pull-based: serverless hosts, cron, tests). The number of attempts made.
+       * made (pull-based: serverless hosts, cron, tests). The number of attempts made. A batch
+       * holds at most a key's share of each key, so another key's delivery is in the first one.
        */
       runDue: (options: { readonly owner?: string; readonly maxAttempts?: number } = {}) =>
         Effect.gen(function*() {
@@ -194,7 +195,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
           let made = 0
           for (let batch = 1; made < maxAttempts; batch++) {
             const token = `${owner}.${batch}`
-            const claimed = yield* claim(token, Math.min(concurrency, maxAttempts - made))
+            const claimed = (yield* claim(token, Math.min(concurrency, maxAttempts - made))).deliveries
             if (claimed.length === 0) break
             const outcomes = yield* Effect.forEach(claimed, (d) => attempt(token, d), { concurrency: "unbounded" })
             const attempted = outcomes.filter((o): o is AttemptOutcome => o !== undefined)

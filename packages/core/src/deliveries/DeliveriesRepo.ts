@@ -20,6 +20,20 @@ export interface ClaimedDelivery {
   readonly secrets: ReadonlyArray<string>
 }
 
+/** What a claim took; `more`: more may be due than it took (it was full, or did not look at every key). */
+export interface Claimed {
+  readonly deliveries: ReadonlyArray<ClaimedDelivery>
+  readonly more: boolean
+}
+
+/** What one claim may take of each API key: its share of a worker (docs/webhooks.md, "Who delivers"). */
+export interface ClaimShare {
+  /** Of a key not in `room`. */
+  readonly most: number
+  /** Keys that may take less: what is left of their share (0: nothing). */
+  readonly room: ReadonlyMap<string, number>
+}
+
 /** One attempt as recorded: the answer (status code 0 when none came) or why none came. */
 export interface AttemptRow {
   readonly apiKey: string
@@ -67,8 +81,18 @@ export interface AttemptPosition {
  * the token, so a worker whose claim ran out (and was taken over) changes nothing.
  */
 export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<DeliveriesRepo, {
-  /** Claims up to `limit` deliveries due at `now`, oldest due first, skipping those other servers are claiming. */
-  readonly claim: (claim: string, now: number, leaseUntil: number, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /**
+   * Claims up to `limit` deliveries due at `now`, skipping those other servers are claiming. Keys
+   * take turns (each claim starts after the last key the previous claim of this process took
+   * from), each what is due of it, oldest first, up to its room in `perKey`.
+   */
+  readonly claim: (
+    claim: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perKey: ClaimShare
+  ) => Effect.Effect<Claimed>
   /**
    * Records attempts and moves each delivery on. For each, whether its claim still held (the
    * attempt is recorded either way); a success is reported as held without being checked.

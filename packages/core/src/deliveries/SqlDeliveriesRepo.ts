@@ -1,10 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo } from "./DeliveriesRepo.js"
+import { type DueKey, takesOf, withoutRoom } from "./KeyTurns.js"
 import { SecretBox, type SecretBoxShape } from "../crypto/SecretBox.js"
 
 /** A claimed delivery joined with its message and endpoint, as the drivers return it (sql/Rows.ts). */
@@ -41,6 +43,9 @@ interface AttemptSqlRow {
   readonly created_at: IntegerColumn
   readonly next_attempt_at: IntegerColumn | null
 }
+
+/** Keys with pending deliveries one look of a claim passes, at most: a claim's cost stays bounded however many keys wait. */
+const KEYS_LOOKED_AT = 256
 
 const toClaimed = (box: SecretBoxShape, now: number) => (r: ClaimedSqlRow): ClaimedDelivery => {
   const previousUntil = numOrNull(r.previous_secret_until)
@@ -84,36 +89,93 @@ export const SqlDeliveriesRepo = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     const skipLocked = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-    // A literal status (not a parameter), so both dialects match the partial index `webhook_deliveries_due`.
+    // PostgreSQL may run a subquery of the UPDATE again for each row it joins, and a locking
+    // LIMIT run again after the update picks more rows: what a claim picks is picked once.
+    const materialized = sql.onDialectOrElse({ pg: () => sql.literal("MATERIALIZED"), orElse: () => sql.literal("") })
+    // A literal status (not a parameter), so both dialects match the partial index `webhook_deliveries_due_by_key`.
     const due = (now: number) => sql`status = 'pending' AND next_attempt_at <= ${now}`
     const held = (claim: string, d: { readonly apiKey: string; readonly messageId: string; readonly endpointId: string }) =>
       sql`api_key = ${d.apiKey} AND message_id = ${d.messageId} AND endpoint_id = ${d.endpointId} AND status = 'pending' AND lease_owner = ${claim}`
+    const nextKey = (after: Statement.Fragment) =>
+      sql`SELECT api_key FROM webhook_deliveries WHERE status = 'pending' AND ${after} ORDER BY api_key LIMIT 1`
+
+    /** Where this process's next claim starts: after the key the last one took from (keys take turns). */
+    let turn = ""
+
+    /**
+     * The keys with deliveries due at `now` after `from` (up to `upTo`), in key order, with how
+     * many are due (up to `most`): one index seek per key with pending rows, however long its
+     * backlog, and at most KEYS_LOOKED_AT keys. `ended`: the look passed the last key; `bound`:
+     * the key it stopped at when it looked at as many as it may.
+     */
+    const lookKeys = (now: number, from: string, upTo: string | undefined, most: number, skip: ReadonlyArray<string>, limit: number) =>
+      sql`WITH RECURSIVE keys(k, step) AS (
+          SELECT (${nextKey(sql`api_key > ${from}`)}), 1
+          UNION ALL
+          SELECT (${nextKey(sql`api_key > keys.k`)}), step + 1 FROM keys
+          WHERE keys.k IS NOT NULL AND step < ${sql.literal(String(KEYS_LOOKED_AT))}${upTo === undefined ? sql.literal("") : sql` AND keys.k < ${upTo}`}
+        )
+        SELECT k, n, step FROM (
+          SELECT k, step, (SELECT COUNT(*) FROM (
+            SELECT 1 AS one FROM webhook_deliveries WHERE api_key = keys.k AND ${due(now)} ${limitRows(sql, most)}
+          ) AS d) AS n
+          FROM keys WHERE k IS NOT NULL${upTo === undefined ? sql.literal("") : sql` AND k <= ${upTo}`}
+        ) AS counted
+        WHERE (n > 0${skip.length === 0 ? sql.literal("") : sql` AND k NOT IN ${sql.in(skip)}`}) OR step = ${sql.literal(String(KEYS_LOOKED_AT))}
+        ${limitRows(sql, limit + 1)}`.pipe(
+        mapRows((rows: ReadonlyArray<{ readonly k: string; readonly n: IntegerColumn; readonly step: IntegerColumn }>) => {
+          const last = rows.at(-1)
+          const bound = last !== undefined && num(last.step) === KEYS_LOOKED_AT ? last.k : undefined
+          return {
+            keys: rows.filter((r) => num(r.n) > 0 && !skip.includes(r.k)).map((r): DueKey => ({ apiKey: r.k, due: num(r.n) })),
+            bound,
+            ended: bound === undefined && rows.length <= limit
+          }
+        })
+      )
     return {
-      // Two statements: the claim, then what the claimed rows need. The claim picks due rows in
-      // a subquery and updates them by primary key (UPDATE … FROM, on both dialects). On
-      // PostgreSQL the subquery locks what it picks and skips rows other servers are claiming;
-      // the outer condition re-checks each row, which keeps SQLite (one writer at a time)
-      // correct too. A claim pushes next_attempt_at to the lease's end: a worker that dies
-      // leaves its rows due then.
-      claim: (claim, now, leaseUntil, limit) =>
-        sql`UPDATE webhook_deliveries SET lease_owner = ${claim}, next_attempt_at = ${leaseUntil}
-          FROM (
-            SELECT api_key AS k, message_id AS m, endpoint_id AS e FROM webhook_deliveries WHERE ${due(now)}
-            ORDER BY next_attempt_at ${limitRows(sql, limit)} ${skipLocked}
-          ) AS picked
-          WHERE api_key = picked.k AND message_id = picked.m AND endpoint_id = picked.e AND ${due(now)}
-          RETURNING api_key`.pipe(
-          mapRows((rows) => rows.length),
-          Effect.flatMap((count) =>
-            count === 0 ? Effect.succeed([]) : sql`SELECT d.api_key, d.message_id, d.endpoint_id, d.attempts, d.max_attempts,
-                m.event_type, m.channels, m.payload, m.created_at AS message_created_at,
-                e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
-              FROM webhook_deliveries d
-              JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
-              JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id
-              WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(box, now)))
-          )
-        ),
+      // The keys with due deliveries first (lookKeys), then one statement for the claim and one
+      // for what the claimed rows need. The claim picks each key's oldest due rows in a subquery
+      // of its own and updates them by primary key (WITH … UPDATE … FROM, on both dialects); on
+      // PostgreSQL each subquery locks what it picks and skips rows other servers are claiming.
+      // The outer condition re-checks each row, which keeps SQLite (one writer at a time) correct
+      // too. A claim pushes next_attempt_at to the lease's end: a worker that dies leaves its
+      // rows due then.
+      claim: (claim, now, leaseUntil, limit, share) =>
+        Effect.gen(function*() {
+          const skip = withoutRoom(share)
+          const first = yield* lookKeys(now, turn, undefined, share.most, skip, limit)
+          // Past the last key: round again from the first, up to where this turn started.
+          const second = first.ended && first.keys.length < limit && turn !== ""
+            ? yield* lookKeys(now, "", turn, share.most, skip, limit - first.keys.length)
+            : undefined
+          const { full, takes } = takesOf([...first.keys, ...(second?.keys ?? [])], share, limit)
+          const bound = (second ?? first).bound
+          turn = full || bound === undefined ? takes.at(-1)?.apiKey ?? turn : bound
+          const none = { deliveries: [], more: bound !== undefined }
+          if (takes.length === 0) return none
+          // LIMITs bound, not written in (limitRows): the text then depends on the number of keys only.
+          const count = yield* sql`WITH picked AS ${materialized} (${
+            sql.join(" UNION ALL ", false)(takes.map(({ apiKey, due: take }, i) =>
+              sql`SELECT * FROM (
+                SELECT api_key AS k, message_id AS m, endpoint_id AS e FROM webhook_deliveries
+                WHERE api_key = ${apiKey} AND ${due(now)} ORDER BY next_attempt_at LIMIT ${take} ${skipLocked}
+              ) AS ${sql.literal(`k${i}`)}`
+            ))
+          })
+            UPDATE webhook_deliveries SET lease_owner = ${claim}, next_attempt_at = ${leaseUntil} FROM picked
+            WHERE api_key = picked.k AND message_id = picked.m AND endpoint_id = picked.e AND ${due(now)}
+            RETURNING api_key`.pipe(mapRows((rows) => rows.length))
+          if (count === 0) return none
+          const deliveries = yield* sql`SELECT d.api_key, d.message_id, d.endpoint_id, d.attempts, d.max_attempts,
+              m.event_type, m.channels, m.payload, m.created_at AS message_created_at,
+              e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
+            FROM webhook_deliveries d
+            JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
+            JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id
+            WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(box, now)))
+          return { deliveries, more: full || bound !== undefined }
+        }),
       // One INSERT for every attempt and one UPDATE for every success: a batch costs a few
       // statements, not three per attempt. Failures move on one by one (each may retry or end).
       recordAttempts: (items) =>

@@ -113,16 +113,24 @@ export const createTestWorkspace = async (client: TestClient, ownerEmail?: strin
   }
 }
 
-/** An Atrium over the given storage with sequential ids and lifted rate limits unless options say otherwise. */
+/**
+ * An Atrium over the given storage with sequential ids and lifted rate limits unless options say
+ * otherwise; `listeners` of domain events besides its own; with `runDeliveries`, its delivery
+ * worker runs in the background.
+ */
 export const testAtrium = <E>(
   storage: Layer.Layer<StorageServices, E>,
   options: AtriumOptionsInput = {},
   mailer?: Layer.Layer<Mailer>,
-  listeners?: ReadonlyArray<EventListener>
+  { listeners, runDeliveries = false }: {
+    readonly listeners?: ReadonlyArray<EventListener> | undefined
+    readonly runDeliveries?: boolean | undefined
+  } = {}
 ): AtriumHandler =>
   createAtrium({
     storage,
     ids: Ids.Sequential,
+    runDeliveries,
     ...(mailer && { mailer }),
     ...(listeners && { listeners }),
     options: {

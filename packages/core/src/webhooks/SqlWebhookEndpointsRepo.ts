@@ -67,6 +67,10 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         sql`INSERT INTO webhook_endpoints ${
           sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret: box.seal(secret), created_at: e.createdAt, ...editable(e) })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
+      count: (apiKey) =>
+        sql`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE api_key = ${apiKey}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
+        ),
       find: (apiKey, id) =>
         sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
           firstRow(toRow)

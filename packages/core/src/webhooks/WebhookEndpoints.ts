@@ -1,6 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { alreadyExists, invalidArgument, notFound } from "../protocol/ApiError.js"
+import { AtriumConfig } from "../Config.js"
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../protocol/ApiError.js"
 import { success } from "../protocol/Envelope.js"
 import { pageOf, PageTokens } from "../protocol/PageTokens.js"
 import { DeliveriesRepo } from "../deliveries/DeliveriesRepo.js"
@@ -58,6 +59,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
     const { lock, withTransaction } = yield* Transactions
+    const { endpointsPerKey } = (yield* AtriumConfig).webhooks
 
     const enabled = (apiKey: string) => Effect.flatMap(configs.find(apiKey), requireEnabled)
 
@@ -110,10 +112,19 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             createdAt: now,
             updatedAt: now
           }
-          if (!(yield* repo.insert(row, newSigningSecret()))) {
-            return yield* alreadyExists(`An advanced webhook endpoint with uid "${row.uid}" already exists.`)
-          }
-          return success("Advanced webhook endpoint created successfully.", toRecord(row))
+          return yield* withTransaction(Effect.gen(function*() {
+            yield* lock("webhook-endpoints", apiKey) // counted, then inserted: concurrent creates take turns
+            const count = yield* repo.count(apiKey)
+            if (count >= endpointsPerKey) {
+              return yield* failedPrecondition(
+                `An API key may have at most ${endpointsPerKey} advanced webhook endpoints and this one has ${count}: delete one before creating another.`
+              )
+            }
+            if (!(yield* repo.insert(row, newSigningSecret()))) {
+              return yield* alreadyExists(`An advanced webhook endpoint with uid "${row.uid}" already exists.`)
+            }
+            return success("Advanced webhook endpoint created successfully.", toRecord(row))
+          }))
         }),
 
       /**

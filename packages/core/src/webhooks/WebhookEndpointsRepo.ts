@@ -36,6 +36,8 @@ export interface EndpointPosition {
 export class WebhookEndpointsRepo extends Context.Tag("@atrium/core/WebhookEndpointsRepo")<WebhookEndpointsRepo, {
   /** Inserts the endpoint with its signing secret; false (nothing written) when the key already has an endpoint with this uid. */
   readonly insert: (row: WebhookEndpointRow, secret: string) => Effect.Effect<boolean>
+  /** How many endpoints the key has, disabled ones included. */
+  readonly count: (apiKey: string) => Effect.Effect<number>
   readonly find: (apiKey: string, id: string) => Effect.Effect<WebhookEndpointRow | undefined>
   /**
    * Keyset page in (createdAt, id) order: `after` a position (or from the start) ascending,

@@ -199,24 +199,55 @@ describe("the outbox", () => {
 })
 
 describe("claims", () => {
+  const ids = (claimed: { readonly deliveries: ReadonlyArray<{ readonly messageId: string }> }) => claimed.deliveries.map((d) => d.messageId).sort()
+
   it.effect("are held for the lease, then due again; a stopping worker hands back what it holds at once", () =>
     Effect.gen(function*() {
       yield* setUp()
       const a = yield* publish()
       const b = yield* publish()
-      const ids = (claimed: ReadonlyArray<{ readonly messageId: string }>) => claimed.map((d) => d.messageId).sort()
       expect(ids(yield* Deliveries.claim("w1.1", 1))).toEqual([a])
       expect(ids(yield* Deliveries.claim("w2.1", 1))).toEqual([b])
       // Both held: nothing is due for anyone else.
-      expect(yield* Deliveries.claim("w3.1", 10)).toEqual([])
+      expect(ids(yield* Deliveries.claim("w3.1", 10))).toEqual([])
       // w1 stops (SIGTERM): what it holds is due again at once.
       expect(yield* Deliveries.releaseAll("w1")).toBe(1)
       expect(ids(yield* Deliveries.claim("w3.2", 10))).toEqual([a])
       // w2 and w3 die holding their claims: the deliveries are due once the lease has run out, not before.
       yield* TestClock.adjust(59_999)
-      expect(yield* Deliveries.claim("w4.1", 10)).toEqual([])
+      expect(ids(yield* Deliveries.claim("w4.1", 10))).toEqual([])
       yield* TestClock.adjust(1)
       expect(ids(yield* Deliveries.claim("w4.2", 10))).toEqual([a, b].sort())
+    }).pipe(Effect.provide(atrium())))
+
+  it.effect("take keys in turn, each its oldest due deliveries up to its room", () =>
+    Effect.gen(function*() {
+      yield* setUp()
+      const mine = yield* Effect.forEach([1, 2, 3, 4, 5], () => publish())
+      yield* WebhookConfigs.update("key_2", { isEnabled: true })
+      yield* WebhookEndpoints.create("key_2", { url: receiver.url })
+      const theirs = (yield* WebhookMessages.publish("key_2", { eventType: "order.paid", payload: {} })).data.messageId
+      // Key 2's delivery is the newest, and still in the first claim.
+      expect(ids(yield* Deliveries.claim("w1.1", 10, { most: 2, room: new Map() }))).toEqual([mine[0], mine[1], theirs].sort())
+      expect(ids(yield* Deliveries.claim("w1.2", 10, { most: 2, room: new Map([[KEY, 0]]) }))).toEqual([])
+      expect(ids(yield* Deliveries.claim("w1.3", 10, { most: 10, room: new Map([[KEY, 1]]) }))).toEqual([mine[2]])
+      expect(ids(yield* Deliveries.claim("w1.4", 10, { most: 10, room: new Map() }))).toEqual(mine.slice(3))
+    }).pipe(Effect.provide(atrium())))
+
+  it.effect("go round the keys: a key with a backlog waits its turn like the others", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const keys = ["key_a", "key_b", "key_c"]
+      for (const key of keys) {
+        yield* WebhookConfigs.update(key, { isEnabled: true })
+        yield* WebhookEndpoints.create(key, { url: receiver.url })
+        yield* Effect.forEach([1, 2, 3], () => WebhookMessages.publish(key, { eventType: "order.paid", payload: {} }))
+      }
+      const share = { most: 10, room: new Map<string, number>() }
+      const turns: Array<string> = []
+      for (let n = 1; n <= 9; n++) turns.push(...(yield* Deliveries.claim(`w1.${n}`, 1, share)).deliveries.map((d) => d.apiKey))
+      expect(turns).toEqual([...keys, ...keys, ...keys])
+      expect(yield* Deliveries.claim("w1.10", 1, share)).toEqual({ deliveries: [], more: false })
     }).pipe(Effect.provide(atrium())))
 })
 

@@ -10,6 +10,7 @@ import webhookDeliveries from "./0008_webhook_deliveries.js"
 import comments from "./0009_comments.js"
 import commentReactionsReads from "./0010_comment_reactions_reads.js"
 import workspaceOwnerEmailCase from "./0011_workspace_owner_email_case.js"
+import webhookDeliveriesByKey from "./0012_webhook_deliveries_by_key.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -30,7 +31,8 @@ export const migrationRecord = {
   "0008_webhook_deliveries": webhookDeliveries,
   "0009_comments": comments,
   "0010_comment_reactions_reads": commentReactionsReads,
-  "0011_workspace_owner_email_case": workspaceOwnerEmailCase
+  "0011_workspace_owner_email_case": workspaceOwnerEmailCase,
+  "0012_webhook_deliveries_by_key": webhookDeliveriesByKey
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
