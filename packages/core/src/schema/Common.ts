@@ -81,3 +81,6 @@ export const isHttpUrl = (value: string): boolean => {
   if (!/^https?:\/\//i.test(value) || /\s/.test(value) || !URL.canParse(value)) return false
   return new URL(value).hostname !== ""
 }
+
+/** isHttpUrl's first check as a JSON Schema pattern, so the published contract says it too (the rest is the server's). */
+export const HTTP_URL_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$"

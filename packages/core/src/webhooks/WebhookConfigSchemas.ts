@@ -10,7 +10,8 @@ export const UpdateWebhookConfigInput = Schema.Struct({
   /** Base64 RSA public key without PEM headers; a 16384-bit key is about 2800 characters. */
   publicKey: optional(Text(4096)),
   enableDataProtection: optional(Schema.Boolean)
-})
+  // An empty update is refused (by the service, for its message): the published schema says so.
+}).annotations({ jsonSchema: { minProperties: 1 } })
 
 export const WebhookConfig = Schema.Struct({
   isEnabled: Schema.Boolean,

@@ -1,9 +1,12 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Id, IntRange, NonEmptyIds, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { HTTP_URL_PATTERN, Id, IntRange, NonEmptyIds, NonEmptyText, optional, Text } from "../schema/Common.js"
 
-/** Longest accepted endpoint url. Whether it is an http(s) URL is checked by the service, for the exact message (docs/compatibility.md, "Advanced webhooks"). */
-const Url = Text(2000)
+/**
+ * Longest accepted endpoint url. Whether it is an http(s) URL is checked by the service, for the
+ * exact message (docs/compatibility.md, "Advanced webhooks"); the published schema says so too.
+ */
+const Url = Text(2000).annotations({ jsonSchema: { maxLength: 2000, pattern: HTTP_URL_PATTERN } })
 
 const Description = Text(1000)
 
