@@ -191,7 +191,7 @@ describe("atrium CLI", () => {
     it("migrate applies the PostgreSQL migrations once; serve answers from the same database", async () => {
       const pg = { DATABASE_URL: db.url }
       const first = await run(["migrate"], pg)
-      expect(first.stdout).toBe("atrium: applied 1_core, 2_workspace_settings, 3_people, 4_activities, 5_webhooks, 6_jobs, 7_tokens_agents_memory, 8_webhook_deliveries, 9_comments, 10_comment_reactions_reads\n")
+      expect(first.stdout).toBe("atrium: applied 1_core, 2_workspace_settings, 3_people, 4_activities, 5_webhooks, 6_jobs, 7_tokens_agents_memory, 8_webhook_deliveries, 9_comments, 10_comment_reactions_reads, 11_workspace_owner_email_case, 12_webhook_deliveries_by_key\n")
       expect((await run(["migrate"], pg)).stdout).toBe("atrium: database is up to date\n")
       const created = JSON.parse((await run(["workspace", "create", "--email", "pg@example.com"], pg)).stdout)
       const server = await startServe(pg)

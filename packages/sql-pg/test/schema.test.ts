@@ -31,11 +31,11 @@ describe("PgStorage", () => {
   it.effect("migrates once: a second run applies nothing", () =>
     Effect.gen(function*() {
       const first = yield* PgStorage.migrate
-      expect(first.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+      expect(first.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
       expect(yield* PgStorage.migrate).toEqual([])
       const sql = yield* SqlClient.SqlClient
       const recorded = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)} ORDER BY migration_id`
-      expect(recorded.map((r) => r.migration_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+      expect(recorded.map((r) => r.migration_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
     }).pipe(Effect.provide(PgStorage.clientLayer({ url: db.url }))))
 
   it.effect("every text column compares by bytes, every timestamp is BIGINT, fractions are double precision", () =>
@@ -85,14 +85,14 @@ describe("PgStorage", () => {
     Effect.gen(function*() {
       const fresh = yield* Effect.acquireRelease(Effect.promise(() => testDatabase()), (d) => Effect.promise(() => d.drop()))
       const applied = yield* migrateAtOnce(4, { url: fresh.url })
-      expect(applied.flat().map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+      expect(applied.flat().map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
     }).pipe(Effect.scoped))
 
   it.effect.skipIf(embedded)("servers starting at once with a new schema: it is created once and migrated once", () =>
     Effect.gen(function*() {
       for (const schema of ["race_one", "race_two", "race_three"]) {
         const applied = yield* migrateAtOnce(4, { url: db.url, schema })
-        expect(applied.flat().map(([id]) => id), schema).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        expect(applied.flat().map(([id]) => id), schema).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
       }
     }))
 
