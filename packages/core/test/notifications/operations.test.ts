@@ -178,4 +178,15 @@ forEachBackend("notifications/config", (ctx) => {
     await client.post("/v1/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: false }, creds.headers)
     expect(await a.configs({ organizationId: "org", userId: "u1", getOrganizationConfig: true })).toEqual([{ inbox: "NONE", email: "MINE" }])
   })
+
+  describe("set, in one statement", () => {
+    it("set names each user and document once, however often the call repeats them", async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      const set = await a.set({ organizationId: "org", userIds: ["u1", "u1", "u2"], documentIds: ["d1", "d1"], config: { email: "ALL" } })
+      expect(set.status).toBe(200)
+      expect(Object.keys(set.body.result.data)).toEqual(["u1", "u2"])
+      expect(await a.configs({ organizationId: "org", userId: "u1", documentIds: ["d1"] })).toEqual([{ inbox: "ALL", email: "ALL" }])
+    })
+  })
 })
