@@ -3,7 +3,7 @@
 //   node bench/pages.mjs [--storage sqlite,postgres] [--activities 1000000] [--page-size 1000]
 //                        [--through-api 1000000] [--samples 200] [--warmup 20]
 // For each database: one organization filled with `activities` activities, `through-api` of them
-// through activities/add (batches of 1,000) and the rest copied from those by one INSERT … SELECT
+// through activities/add (batches of 100) and the rest copied from those by one INSERT … SELECT
 // that writes what activities/add would have written (checked against Atrium itself); then
 // `atrium serve` (pinned to core 0; this script on core 1) walks every page token from page 1
 // to the last, and page 1 and the last page are each fetched `samples` times, interleaved, after
@@ -28,9 +28,10 @@ const total = Number(args.activities)
 const pageSize = Number(args["page-size"]) // the spec gives no maximum; Atrium's is 1,000
 const throughApi = Number(args["through-api"] ?? total)
 const pages = Math.ceil(total / pageSize)
-// Batches of 1,000, ten documents, a hundred users: a copy shifted by a multiple of 10,000 keeps
-// each activity's document and user, so only its id, target and timestamp change.
-const BATCH = 1000
+// Batches of 100 (the most activities/add takes: docs/protocol.md, "Limits"), ten documents, a
+// hundred users: a copy shifted by a multiple of 10,000 keeps each activity's document and user,
+// so only its id, target and timestamp change.
+const BATCH = 100
 const T0 = 1_700_000_000_000
 if (throughApi < total && (throughApi % 10_000 !== 0 || total % throughApi !== 0)) {
   throw new Error("--through-api must be a multiple of 10000 that divides --activities")

@@ -1,6 +1,9 @@
 import * as Schema from "effect/Schema"
 import { BatchItem, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Email, EpochMillis, Id, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+import { Email, EpochMillis, Id, JsonObject, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
+
+/** Activities per add or update call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_ACTIVITIES_PER_CALL = 100
 
 export const FeatureType = Schema.Literal("comment", "reaction", "recorder", "crdt", "custom")
 export type FeatureType = typeof FeatureType.Type
@@ -49,19 +52,18 @@ export const ActivityInput = Schema.Struct({
   )
 )
 
-const nonEmpty = { message: () => "must have at least 1 entry" }
-
 export const AddActivitiesInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
-  activities: Schema.Array(ActivityInput).pipe(Schema.minItems(1, nonEmpty))
+  activities: NonEmptyList(ActivityInput, MAX_ACTIVITIES_PER_CALL)
 })
 
 export const GetActivitiesInput = Schema.Struct({
   organizationId: Id,
   documentId: optional(Id),
   targetEntityId: optional(Id),
-  featureTypes: optional(Schema.Array(FeatureType).pipe(Schema.minItems(1, nonEmpty))),
+  /** At most one of each. */
+  featureTypes: optional(NonEmptyList(FeatureType, FeatureType.literals.length)),
   actionTypes: optional(NonEmptyIds(1000)),
   /** The acting user. */
   userId: optional(Id),
@@ -76,7 +78,7 @@ export const ActivityUpdate = Schema.Struct({ id: Id, ...updatableFields })
 
 export const UpdateActivitiesInput = Schema.Struct({
   organizationId: Id,
-  activities: Schema.Array(ActivityUpdate).pipe(Schema.minItems(1, nonEmpty))
+  activities: NonEmptyList(ActivityUpdate, MAX_ACTIVITIES_PER_CALL)
 })
 
 /** The spec's Activity log record, as stored and as returned. */

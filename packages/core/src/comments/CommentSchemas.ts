@@ -1,27 +1,30 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, EpochMillis, Id, IntRange, JsonObject, optional, PageSize, Text } from "../schema/Common.js"
+import { capTogether, Email, EpochMillis, Id, IntRange, JsonObject, List, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
 
 /**
  * Comment threads (comment annotations), their comments, per the hosted service's published facts
  * (docs/compatibility.md, "Comments"); rulings in docs/decisions.md, "Comments".
  */
 
-/** Entries of one batch at most: threads per commentannotations/add, comments per thread or call. */
+/** Entries of one batch at most: threads per commentannotations/add, comment ids per comments/update, updateUsers. */
 export const MAX_BATCH = 100
 
+/**
+ * Comments one call adds: to one thread (commentData), and in all the threads of a
+ * commentannotations/add together. Each comment's event carries its whole thread (the facts'
+ * payload), so n comments to one thread cost n² (docs/decisions.md, "Limits").
+ */
+export const MAX_COMMENTS_PER_CALL = 50
+
 /** Ids per filter list (the facts: max 30). */
-const FilterIds = Schema.Array(Id).pipe(
-  Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-  Schema.maxItems(30, { message: () => "must have at most 30 entries" })
-)
+const FilterIds = NonEmptyIds(30)
 
 /** 1 to MAX_BATCH entries. */
-const batchOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.Array(item).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
-  )
+const batchOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_BATCH)
+
+/** 1 to MAX_COMMENTS_PER_CALL comments. */
+const commentsOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_COMMENTS_PER_CALL)
 
 /** A caller-supplied thread id: an id without `:` (the facts). */
 export const AnnotationId = Id.pipe(Schema.pattern(/^[^:]*$/, { message: () => "must not contain ':'" }))
@@ -77,7 +80,7 @@ const Priority = Schema.Struct({
 const Visibility = Schema.Struct({
   type: Schema.Literal("public", "organizationPrivate", "restricted"),
   organizationId: optional(Id),
-  userIds: optional(Schema.Array(Id).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+  userIds: optional(List(Id, 1000))
 }).pipe(
   Schema.filter((v) =>
     v.type === "organizationPrivate" && v.organizationId === undefined
@@ -121,15 +124,15 @@ export const CommentInput = Schema.Struct({
   from: User,
   createdAt: optional(EpochMillis),
   lastUpdated: optional(EpochMillis),
-  taggedUserContacts: optional(Schema.Array(TaggedUserContact).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" }))),
-  attachments: optional(Schema.Array(Attachment).pipe(Schema.maxItems(100, { message: () => "must have at most 100 entries" })))
+  taggedUserContacts: optional(List(TaggedUserContact, 1000)),
+  attachments: optional(List(Attachment, 100))
 })
 
 export const AnnotationInput = Schema.Struct({
   annotationId: optional(AnnotationId),
   location: optional(Location),
   targetElement: optional(TargetElement),
-  commentData: batchOf(CommentInput),
+  commentData: commentsOf(CommentInput),
   status: optional(Status),
   assignedTo: optional(User),
   context: optional(JsonObject),
@@ -148,7 +151,14 @@ export const AddAnnotationsInput = Schema.Struct({
   createOrganization: optional(Schema.Boolean),
   createDocument: optional(Schema.Boolean),
   commentAnnotations: batchOf(AnnotationInput)
-})
+}).pipe(
+  capTogether({
+    counted: "comments in commentAnnotations[].commentData",
+    max: MAX_COMMENTS_PER_CALL,
+    path: ["commentAnnotations"],
+    sum: (input) => input.commentAnnotations.reduce((sum, annotation) => sum + annotation.commentData.length, 0)
+  })
+)
 
 export const GetAnnotationsInput = Schema.Struct({
   organizationId: Id,
@@ -208,19 +218,14 @@ export const UpdateAnnotationsInput = Schema.Struct({
   locationIds: optional(FilterIds),
   userIds: optional(FilterIds),
   updatedData: optional(AnnotationChanges),
-  updateUsers: optional(Schema.Array(Schema.Struct({ oldUser: UserRef, newUser: UserRef })).pipe(
-    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
-  ))
+  updateUsers: optional(List(Schema.Struct({ oldUser: UserRef, newUser: UserRef }), MAX_BATCH))
 })
 
 export const UpdateCommentsInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
   annotationId: AnnotationId,
-  commentIds: Schema.Array(CommentId).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-    Schema.maxItems(MAX_BATCH, { message: () => `must have at most ${MAX_BATCH} entries` })
-  ),
+  commentIds: NonEmptyList(CommentId, MAX_BATCH),
   /** The same changes for every listed comment. */
   updatedData: CommentInput.pipe(
     Schema.omit("commentId", "triggerNotification", "triggerActivities", "from"),
@@ -233,7 +238,7 @@ export const DeleteCommentsInput = Schema.Struct({
   documentId: Id,
   annotationId: AnnotationId,
   /** Omitted: every comment of the thread. */
-  commentIds: optional(Schema.Array(CommentId).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+  commentIds: optional(List(CommentId, 1000))
 })
 
 export const AddCommentsInput = Schema.Struct({
@@ -243,7 +248,7 @@ export const AddCommentsInput = Schema.Struct({
   createOrganization: optional(Schema.Boolean),
   createDocument: optional(Schema.Boolean),
   /** Without triggerNotification and triggerActivities: the facts' comments/add takes neither. */
-  commentData: batchOf(CommentInput.omit("triggerNotification", "triggerActivities"))
+  commentData: commentsOf(CommentInput.omit("triggerNotification", "triggerActivities"))
 })
 
 export const GetCommentsInput = Schema.Struct({
@@ -252,7 +257,7 @@ export const GetCommentsInput = Schema.Struct({
   annotationId: AnnotationId,
   /** The comments' authors. */
   userIds: optional(FilterIds),
-  commentIds: optional(Schema.Array(CommentId).pipe(Schema.maxItems(1000, { message: () => "must have at most 1000 entries" })))
+  commentIds: optional(List(CommentId, 1000))
 })
 
 /** An emoji by id (e.g. `HEART_FACE`), and how to draw one of your own (the SDK's reaction shape). */

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { chunksOf } from "../sql/Chunks.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
@@ -27,6 +28,9 @@ const toRow = (r: MessageSqlRow): MessageRow => ({
   createdAt: num(r.created_at)
 })
 
+/** Rows of one INSERT into webhook_deliveries: 10 parameters each, well under every dialect's limit. */
+const DELIVERIES_PER_STATEMENT = 1000
+
 export const SqlOutboxRepo = Layer.effect(
   OutboxRepo,
   Effect.gen(function*() {
@@ -51,9 +55,11 @@ export const SqlOutboxRepo = Layer.effect(
             created_at: m.createdAt
           })))
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(allRows((row: { readonly id: string }) => row.id)),
+      // A call's events times the key's endpoints can pass SQLite's 32,766 parameters (3,277 rows of 10).
       insertDeliveries: (rows) =>
-        rows.length === 0 ? Effect.void : sql`INSERT INTO webhook_deliveries ${
-          sql.insert(rows.map((d) => ({
+        Effect.forEach(chunksOf(rows, DELIVERIES_PER_STATEMENT), (chunk) =>
+          sql`INSERT INTO webhook_deliveries ${
+          sql.insert(chunk.map((d) => ({
             api_key: d.apiKey,
             message_id: d.messageId,
             endpoint_id: d.endpointId,
@@ -65,7 +71,7 @@ export const SqlOutboxRepo = Layer.effect(
             created_at: d.createdAt,
             updated_at: d.createdAt
           })))
-        }`.pipe(ignoreRows),
+        }`.pipe(ignoreRows), { discard: true }),
       findMessage: (apiKey, id) =>
         sql`SELECT * FROM webhook_messages WHERE api_key = ${apiKey} AND id = ${id}`.pipe(firstRow(toRow)),
       findByEventId: (apiKey, eventId) =>

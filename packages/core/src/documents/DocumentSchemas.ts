@@ -1,6 +1,9 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, Ids, JsonObject, optional, PageSize, Text } from "../schema/Common.js"
+import { Id, Ids, JsonObject, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
+
+/** Documents per add call (v1 and v2) (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_DOCUMENTS_PER_CALL = 100
 
 export const DocumentInput = Schema.Struct(
   {
@@ -11,7 +14,7 @@ export const DocumentInput = Schema.Struct(
   JsonObject
 )
 
-const Documents = Schema.Array(DocumentInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+const Documents = NonEmptyList(DocumentInput, MAX_DOCUMENTS_PER_CALL)
 
 export const AddDocumentsV1Input = Schema.Struct({
   organizationId: Id,

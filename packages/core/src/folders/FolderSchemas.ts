@@ -1,10 +1,13 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, IntRange, optional, Text } from "../schema/Common.js"
+import { Id, IntRange, NonEmptyList, optional, Text } from "../schema/Common.js"
 import type { AccessType } from "./FoldersRepo.js"
 
 /** The parent id of a top-level folder (spec, Folder). */
 export const ROOT = "root"
+
+/** Folders per add call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_FOLDERS_PER_CALL = 100
 
 /** Deepest `subFolders` nesting folders/get returns (our bound: the spec names none). */
 export const MAX_DEPTH = 10
@@ -23,8 +26,7 @@ export const FolderInput = Schema.Struct({
 export const AddFoldersInput = Schema.Struct({
   organizationId: Id,
   createOrganization: optional(Schema.Boolean),
-  folders: Schema.Array(FolderInput).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
+  folders: NonEmptyList(FolderInput, MAX_FOLDERS_PER_CALL).pipe(
     // The answer is a map keyed by folderId, so one id can only be answered once.
     Schema.filter((folders) => {
       const seen = new Set<string>()

@@ -86,10 +86,11 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
     return {
       /**
        * folders/add (docs/compatibility.md, "Organizations, documents and folders"). Items run in order, so a folder may name a parent
-       * added earlier in the same call; an unknown parent fails only that item.
+       * added earlier in the same call; an unknown parent fails only that item. One transaction, each folder a
+       * savepoint in it: a commit per folder cost more than the folder's own writes.
        */
       add: (apiKey: string, input: typeof AddFoldersInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
           else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
@@ -100,7 +101,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
             data[folder.folderId] = yield* addOne(apiKey, input.organizationId, folder, now)
           }
           return success("Folder created successfully.", data)
-        }),
+        })),
 
       /**
        * Spec folders/get. With folderId: that folder with `maxDepth` (default 1)

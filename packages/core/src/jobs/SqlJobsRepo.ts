@@ -74,13 +74,24 @@ export const SqlJobsRepo = Layer.effect(
         sql`UPDATE jobs SET status = 'in_progress', lease_owner = ${owner}, lease_until = ${now + leaseMillis}, updated_at = ${now}
           WHERE id = (SELECT id FROM jobs WHERE ${due(now)} ORDER BY created_at, id LIMIT 1 ${skipLocked}) AND ${due(now)}
           RETURNING *`.pipe(firstRow(toRow)),
+      // Returns the row's id only: the job is `job` with what this statement set. Reading the whole row
+      // back parsed the payload (every task) once per task, so a job's tasks cost tasks² in all.
       completeTask: (job, owner, now, leaseUntil) => {
         const last = job.tasksDone + 1 >= job.tasksTotal
-        return sql`UPDATE jobs SET tasks_done = ${job.tasksDone + 1}, last_task_completed_at = ${now},
-            status = ${last ? "completed" : "in_progress"}, lease_owner = ${last ? null : owner},
-            lease_until = ${last ? null : leaseUntil}, updated_at = ${now}
+        const advanced: JobRow = {
+          ...job,
+          tasksDone: job.tasksDone + 1,
+          lastTaskCompletedAt: now,
+          status: last ? "completed" : "in_progress",
+          leaseOwner: last ? null : owner,
+          leaseUntil: last ? null : leaseUntil,
+          updatedAt: now
+        }
+        return sql`UPDATE jobs SET tasks_done = ${advanced.tasksDone}, last_task_completed_at = ${now},
+            status = ${advanced.status}, lease_owner = ${advanced.leaseOwner},
+            lease_until = ${advanced.leaseUntil}, updated_at = ${now}
           WHERE id = ${job.id} AND status = 'in_progress' AND lease_owner = ${owner} AND tasks_done = ${job.tasksDone}
-          RETURNING *`.pipe(firstRow(toRow))
+          RETURNING id`.pipe(mapRows((rows) => rows.length === 0 ? undefined : advanced))
       },
       fail: (id, owner, error, now) =>
         sql`UPDATE jobs SET status = 'failed', error = ${error}, lease_owner = NULL, lease_until = NULL, updated_at = ${now}

@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { EpochMillis, Id, IntRange, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { EpochMillis, Id, IntRange, NonEmptyList, NonEmptyText, optional, Text } from "../schema/Common.js"
 
 /** Judgments per add call: the hosted service names no limit; 100 keeps one call's transactions short. */
 export const MAX_JUDGMENTS_PER_CALL = 100
@@ -45,10 +45,7 @@ export const JudgmentInput = Schema.Struct({
 }).pipe(Schema.filter(documentNeedsOrganization))
 
 export const AddJudgmentsInput = Schema.Struct({
-  judgments: Schema.Array(JudgmentInput).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-    Schema.maxItems(MAX_JUDGMENTS_PER_CALL, { message: () => `must have at most ${MAX_JUDGMENTS_PER_CALL} entries` })
-  )
+  judgments: NonEmptyList(JudgmentInput, MAX_JUDGMENTS_PER_CALL)
 })
 
 export const AddJudgmentsResult = SuccessResult(BatchResult(BatchItemWithId))

@@ -1,6 +1,12 @@
 import * as Schema from "effect/Schema"
 import { BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, NonEmptyIds, optional } from "../schema/Common.js"
+import { capTogether, Id, NonEmptyIds, optional } from "../schema/Common.js"
+
+/**
+ * Preferences one set call writes: every user × every document, or every user at organization
+ * level (docs/decisions.md, "Limits"). Each list alone has the same cap: more could not fit.
+ */
+export const MAX_PREFERENCES_PER_CALL = 1000
 
 /** spec "Notification preferences for a user": all activity, only activity involving the user, or nothing. */
 export const Channel = Schema.Literal("ALL", "MINE", "NONE")
@@ -19,7 +25,7 @@ export const GetNotificationConfigInput = Schema.Struct({
 
 export const SetNotificationConfigInput = Schema.Struct({
   organizationId: Id,
-  userIds: NonEmptyIds(),
+  userIds: NonEmptyIds(MAX_PREFERENCES_PER_CALL),
   config: Schema.Struct({ inbox: optional(Channel), email: optional(Channel), slack: optional(Channel) }).pipe(
     Schema.filter((config) =>
       config.inbox !== undefined || config.email !== undefined || config.slack !== undefined ||
@@ -27,8 +33,15 @@ export const SetNotificationConfigInput = Schema.Struct({
     )
   ),
   /** Omitted: the organization level, the users' default for every document. */
-  documentIds: optional(NonEmptyIds())
-})
+  documentIds: optional(NonEmptyIds(MAX_PREFERENCES_PER_CALL))
+}).pipe(
+  capTogether({
+    counted: "userIds × documentIds",
+    max: MAX_PREFERENCES_PER_CALL,
+    path: ["documentIds"],
+    product: (input) => [input.userIds.length, input.documentIds?.length ?? 1]
+  })
+)
 
 export const NotificationConfigEntry = Schema.Struct({
   config: Schema.Struct({ inbox: Channel, email: Channel, slack: optional(Channel) }),

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
+import { compareText } from "../TextOrder.js"
 import type {
   Channel,
   GetNotificationConfigInput,
@@ -31,7 +32,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* NotificationPreferencesRepo
-    const { lock, withTransaction } = yield* Transactions
+    const { withTransaction } = yield* Transactions
 
     return {
       /** Spec notifications/config/get: the organization entry first (when asked), then one entry per document, in request order. */
@@ -56,11 +57,21 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
           ])
         }),
 
-      /** Spec notifications/config/set: the given channels are merged into each level's stored config; each user a savepoint in the call's transaction. */
+      /**
+       * Spec notifications/config/set: the given channels are merged into each level's stored config,
+       * for every user at every level at once, in SQL (the product of the two lists is capped:
+       * MAX_PREFERENCES_PER_CALL).
+       */
       set: (apiKey: string, input: typeof SetNotificationConfigInput.Type) =>
-        withTransaction(Effect.gen(function*() {
+        Effect.gen(function*() {
           const { config, documentIds, organizationId } = input
-          const levels: ReadonlyArray<string | null> = documentIds ?? [null]
+          const channels = { inbox: config.inbox ?? null, email: config.email ?? null, slack: config.slack ?? null }
+          // Each pair once (PostgreSQL refuses a statement that would update one row twice), in one order
+          // (calls on the same rows at once wait for each other rather than deadlock). The merge is one
+          // upsert per row, so a channel set meanwhile by another call is kept: no lock needed.
+          const levels = documentIds === undefined ? [null] : [...new Set(documentIds)].sort(compareText)
+          const userIds = [...new Set(input.userIds)].sort(compareText)
+          yield* withTransaction(repo.merge(apiKey, organizationId, userIds, levels, channels, yield* Clock.currentTimeMillis))
           const data: Record<string, {
             success: boolean
             userId: string
@@ -69,24 +80,6 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
             message: string
           }> = {}
           for (const userId of input.userIds) {
-            yield* withTransaction(Effect.gen(function*() {
-              const now = yield* Clock.currentTimeMillis
-              yield* lock("notification-config", apiKey, organizationId, userId) // channels not given are kept: a merge
-              const existing = yield* repo.list(apiKey, organizationId, userId, documentIds ?? [])
-              for (const documentId of levels) {
-                const current = existing.find((row) => row.documentId === documentId)
-                yield* repo.put({
-                  apiKey,
-                  organizationId,
-                  userId,
-                  documentId,
-                  inbox: config.inbox ?? current?.inbox ?? null,
-                  email: config.email ?? current?.email ?? null,
-                  slack: config.slack ?? current?.slack ?? null,
-                  updatedAt: now
-                })
-              }
-            }))
             data[userId] = {
               success: true,
               userId,
@@ -96,7 +89,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
             }
           }
           return success("User config set successfully.", data)
-        }))
+        })
     }
   })
 }) {}

@@ -28,5 +28,17 @@ export class NotificationPreferencesRepo extends Context.Tag("@atrium/core/Notif
     ) => Effect.Effect<ReadonlyArray<NotificationPreferenceRow>>
     /** Inserts the row, or replaces the existing one of the same level. */
     readonly put: (row: NotificationPreferenceRow) => Effect.Effect<void>
+    /**
+     * For every user at every level (a document, or null: the organization level), sets the
+     * channels given (non-null) and keeps the others as stored: one statement for them all.
+     */
+    readonly merge: (
+      apiKey: string,
+      organizationId: string,
+      userIds: ReadonlyArray<string>,
+      documentIds: ReadonlyArray<string | null>,
+      channels: { readonly inbox: Channel | null; readonly email: Channel | null; readonly slack: Channel | null },
+      updatedAt: number
+    ) => Effect.Effect<void>
   }
 >() {}

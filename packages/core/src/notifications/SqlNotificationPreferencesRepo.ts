@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { chunksOf } from "../sql/Chunks.js"
 import { allRows, ignoreRows } from "../sql/MapRows.js"
 import { type IntegerColumn, num, strOrNull } from "../sql/Rows.js"
 import type { Channel } from "./NotificationPreferenceSchemas.js"
@@ -8,6 +9,9 @@ import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./N
 
 /** The organization level is stored as document_id '' (a key column cannot be null); no caller id is empty. */
 const ORGANIZATION_LEVEL = ""
+
+/** Rows of one merge statement: 8 parameters each, well under every dialect's limit. */
+const PREFERENCES_PER_STATEMENT = 1000
 
 /** One `notification_preferences` row as the drivers return it (column types: sql/Rows.ts). */
 interface NotificationPreferenceSqlRow {
@@ -59,7 +63,27 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
             updated_at: r.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, user_id, document_id) DO UPDATE SET inbox = excluded.inbox,
-          email = excluded.email, slack = excluded.slack, updated_at = excluded.updated_at`.pipe(ignoreRows)
+          email = excluded.email, slack = excluded.slack, updated_at = excluded.updated_at`.pipe(ignoreRows),
+      merge: (apiKey, organizationId, userIds, documentIds, channels, updatedAt) =>
+        Effect.forEach(
+          chunksOf(userIds.flatMap((userId) => documentIds.map((documentId) => [userId, documentId] as const)), PREFERENCES_PER_STATEMENT),
+          (pairs) =>
+            sql`INSERT INTO notification_preferences ${
+              sql.insert(pairs.map(([userId, documentId]) => ({
+                api_key: apiKey,
+                organization_id: organizationId,
+                user_id: userId,
+                document_id: documentId ?? ORGANIZATION_LEVEL,
+                ...channels,
+                updated_at: updatedAt
+              })))
+            } ON CONFLICT (api_key, organization_id, user_id, document_id) DO UPDATE SET
+          inbox = COALESCE(excluded.inbox, notification_preferences.inbox),
+          email = COALESCE(excluded.email, notification_preferences.email),
+          slack = COALESCE(excluded.slack, notification_preferences.slack),
+          updated_at = excluded.updated_at`.pipe(ignoreRows),
+          { discard: true }
+        )
     }
   })
 )

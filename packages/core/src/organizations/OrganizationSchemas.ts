@@ -1,9 +1,12 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, Ids, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+import { Id, Ids, JsonObject, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
+
+/** Organizations per add or disable-state call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_ORGANIZATIONS_PER_CALL = 100
 
 export const DisableStateInput = Schema.Struct({
-  organizationIds: NonEmptyIds(),
+  organizationIds: NonEmptyIds(MAX_ORGANIZATIONS_PER_CALL),
   disabled: Schema.Boolean
 })
 
@@ -17,7 +20,7 @@ export const OrganizationInput = Schema.Struct(
 )
 
 export const AddOrganizationsInput = Schema.Struct({
-  organizations: Schema.Array(OrganizationInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+  organizations: NonEmptyList(OrganizationInput, MAX_ORGANIZATIONS_PER_CALL)
 })
 
 export const GetOrganizationsInput = Schema.Struct({

@@ -4,7 +4,7 @@ import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
 import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
-import { Transactions } from "../ports/Transactions.js"
+import { afterCommit, Transactions } from "../ports/Transactions.js"
 import type {
   AddOrganizationsInput,
   DisableStateInput,
@@ -32,20 +32,24 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
     const { lock, withTransaction } = yield* Transactions
 
     return {
-      /** Spec: organizations/access/disablestate/update. An unknown organization is reported, never created. */
+      /**
+       * Spec: organizations/access/disablestate/update. An unknown organization is reported, never created.
+       * One transaction (a commit per organization cost more than its write); what this process remembers
+       * of each is dropped once it has committed.
+       */
       updateDisabledState: (apiKey: string, input: typeof DisableStateInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           for (const id of input.organizationIds) {
             const found = yield* repo.setDisabled(apiKey, id, input.disabled, now)
-            access.forgetOrganization(apiKey, id)
+            yield* afterCommit(Effect.sync(() => access.forgetOrganization(apiKey, id)))
             data[id] = found
               ? { success: true, id, message: "Updated disable state for organization Successfully" }
               : { success: false, id, message: "Organization does not exist" }
           }
           return success("Updated disable state for Organization(s) successfully.", data)
-        }),
+        })),
 
       /** Adds organizations; an existing one has its name and metadata updated. */
       add: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>

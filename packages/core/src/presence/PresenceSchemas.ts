@@ -1,6 +1,9 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, NonEmptyIds, optional, Text } from "../schema/Common.js"
+import { Email, Id, NonEmptyIds, NonEmptyList, optional, Text } from "../schema/Common.js"
+
+/** Users per presence call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_PRESENCE_USERS_PER_CALL = 100
 
 export const PresenceStatus = Schema.Literal("online", "away", "offline")
 export type PresenceStatus = typeof PresenceStatus.Type
@@ -9,18 +12,16 @@ export type PresenceStatus = typeof PresenceStatus.Type
 export const PresenceWriteInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
-  users: Schema.Array(Schema.Struct({
-    userId: Id,
-    name: optional(Text(1000)),
-    email: optional(Email),
-    status: optional(PresenceStatus)
-  })).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+  users: NonEmptyList(
+    Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email), status: optional(PresenceStatus) }),
+    MAX_PRESENCE_USERS_PER_CALL
+  )
 })
 
 export const PresenceDeleteInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
-  userIds: NonEmptyIds()
+  userIds: NonEmptyIds(MAX_PRESENCE_USERS_PER_CALL)
 })
 
 export const PresenceResult = SuccessResult(Schema.Struct({ success: Schema.Literal(true) }))

@@ -10,15 +10,56 @@ export const Id = Schema.String.pipe(
   Schema.pattern(/^[^\u0000-\u001f\u007f]*$/, { message: () => "must not contain control characters" })
 ).annotations({ identifier: "Id", description: "1 to 256 characters, no control characters." })
 
+/**
+ * A list of `item`s, at most `max` entries. Every list an operation takes has a cap, sized so one
+ * call's work stays short on SQLite, where it holds the server's one thread (docs/protocol.md,
+ * "Limits"; `test/protocol/list-caps.test.ts` finds any list without one).
+ */
+export const List = <S extends Schema.Schema.Any>(item: S, max: number): Schema.filter<Schema.Array$<S>> =>
+  Schema.Array(item).pipe(Schema.maxItems<Schema.Array$<S>>(max, { message: () => `must have at most ${max} entries` }))
+
+/** A non-empty list of `item`s, at most `max` entries. */
+export const NonEmptyList = <S extends Schema.Schema.Any>(item: S, max: number): Schema.filter<Schema.filter<Schema.Array$<S>>> =>
+  List(item, max).pipe(Schema.minItems<Schema.filter<Schema.Array$<S>>>(1, { message: () => "must have at least 1 entry" }))
+
 /** A list of ids, at most `max` entries. */
-export const Ids = (max?: number) =>
-  max === undefined
-    ? Schema.Array(Id)
-    : Schema.Array(Id).pipe(Schema.maxItems(max, { message: () => `must have at most ${max} entries` }))
+export const Ids = (max: number) => List(Id, max)
 
 /** A non-empty list of ids, at most `max` entries. */
-export const NonEmptyIds = (max?: number) =>
-  Ids(max).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+export const NonEmptyIds = (max: number) => NonEmptyList(Id, max)
+
+/** The annotation of a cap on several lists together (`capTogether`); ListCaps.ts reads it. */
+export const CapTogetherId: unique symbol = Symbol.for("@atrium/core/CapTogether")
+
+export interface CapTogether {
+  /** What is counted, in the request's own field names, e.g. `userIds × documentIds`. */
+  readonly counted: string
+  readonly max: number
+}
+
+/**
+ * A cap on the entries of several lists together, for work that grows with their product or
+ * their sum, which each list's own cap leaves too large. `count` gives the product's factors
+ * (`"product"`) or the total (`"sum"`); refused at `path` with the counts and the limit.
+ */
+export const capTogether = <S extends Schema.Schema.Any>(options: {
+  readonly counted: string
+  readonly max: number
+  readonly path: ReadonlyArray<PropertyKey>
+} & (
+  | { readonly product: (value: Schema.Schema.Type<S>) => ReadonlyArray<number> }
+  | { readonly sum: (value: Schema.Schema.Type<S>) => number }
+)): (self: S) => Schema.filter<S> =>
+  Schema.filter<S>((value) => {
+    const factors = "product" in options ? options.product(value) : [options.sum(value)]
+    const total = factors.reduce((product, factor) => product * factor, 1)
+    return total <= options.max || {
+      path: options.path,
+      message: `${options.counted} must have at most ${options.max} entries: ${
+        factors.length > 1 ? `${factors.join(" × ")} = ${total}` : `${total} given`
+      }`
+    }
+  }, { [CapTogetherId]: { counted: options.counted, max: options.max } satisfies CapTogether })
 
 /** An integer in `[min, max]`. */
 export const IntRange = (min: number, max: number) =>

@@ -3,10 +3,12 @@ import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { directStatementsWanted, withDirectStatements } from "./DirectStatements.js"
+import type { Compiled } from "./StatementShapes.js"
 
 /**
  * A SQLite driver that runs a statement synchronously (better-sqlite3, sql.js): the one thing
@@ -35,9 +37,9 @@ const failure = (cause: unknown) => new SqlError({ cause, message: `Failed to ex
  * A `SqlClient` over a synchronous SQLite driver with the least work per statement: no lock
  * unless a transaction holds the connection. The driver runs each statement synchronously, so
  * outside a transaction there is nothing to wait for, and a statement runs at once, inside its
- * own `commit` (the direct path, DirectStatements.ts): an `Exit` is all it allocates. Inside or
- * beside a transaction a statement takes @effect/sql's ordinary path, which finds the
- * transaction's connection or waits for it. Measured in docs/benchmarks.md.
+ * own `commit` (the direct path, DirectStatements.ts): an `Exit` is all it allocates. Inside a
+ * transaction its statements run directly as well; beside one (another fiber's) a statement
+ * takes @effect/sql's ordinary path, which waits for the connection. Measured in docs/benchmarks.md.
  */
 export const makeSyncSqliteClient = (
   driver: SyncSqliteDriver,
@@ -84,14 +86,22 @@ export const makeSyncSqliteClient = (
     })
 
     if (!(yield* directStatementsWanted(options.directStatements))) return client
-    return withDirectStatements(client, (statement, ordinary, compile) => {
-      if (held) return ordinary(statement)
+    const runNow = (statement: Statement.Statement<any>, compile: (statement: Statement.Statement<any>) => Compiled) => {
       const [sql, params] = compile(statement)
       try {
         return Exit.succeed(driver.run(sql, params, false))
       } catch (cause) {
         return Exit.fail(failure(cause))
       }
+    }
+    return withDirectStatements(client, (statement, ordinary, compile) => {
+      if (!held) return runNow(statement, compile)
+      // Held: the transaction's own statements run directly too (its fiber holds the connection; a
+      // batch's items cost a third of what @effect/sql's path did); any other fiber's wait for it.
+      return Effect.withFiberRuntime((fiber) => {
+        const transaction = Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)
+        return transaction._tag === "Some" && transaction.value[0] === connection ? runNow(statement, compile) : ordinary(statement)
+      })
     })
   })
 

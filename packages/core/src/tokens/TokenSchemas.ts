@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
+import { Email, Id, List, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
 import { normalizeExpiresAt } from "./Jwt.js"
 
 /** Resources per token: the spec names no limit; 100 keeps a token (sent with every client call) small. */
@@ -46,9 +46,7 @@ export const GenerateTokenInput = Schema.Struct({
   userId: Id,
   userProperties: UserPropertiesInput,
   permissions: Schema.Struct({
-    resources: Schema.Array(TokenResourceInput).pipe(
-      Schema.maxItems(MAX_TOKEN_RESOURCES, { message: () => `must have at most ${MAX_TOKEN_RESOURCES} entries` })
-    )
+    resources: List(TokenResourceInput, MAX_TOKEN_RESOURCES)
   })
 })
 

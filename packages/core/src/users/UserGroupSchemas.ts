@@ -1,25 +1,26 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, NonEmptyIds, optional, Text } from "../schema/Common.js"
+import { Id, NonEmptyIds, NonEmptyList, optional, Text } from "../schema/Common.js"
+
+/** Groups, or users, per user-group call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_GROUP_ENTRIES_PER_CALL = 100
 
 export const AddUserGroupsInput = Schema.Struct({
   organizationId: Id,
   createOrganization: optional(Schema.Boolean),
-  organizationUserGroups: Schema.Array(Schema.Struct({ groupId: Id, groupName: Text(1000) })).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" })
-  )
+  organizationUserGroups: NonEmptyList(Schema.Struct({ groupId: Id, groupName: Text(1000) }), MAX_GROUP_ENTRIES_PER_CALL)
 })
 
 export const AddGroupUsersInput = Schema.Struct({
   organizationId: Id,
   organizationUserGroupId: Id,
-  userIds: NonEmptyIds()
+  userIds: NonEmptyIds(MAX_GROUP_ENTRIES_PER_CALL)
 })
 
 export const DeleteGroupUsersInput = Schema.Struct({
   organizationId: Id,
   organizationUserGroupId: Id,
-  userIds: optional(NonEmptyIds()),
+  userIds: optional(NonEmptyIds(MAX_GROUP_ENTRIES_PER_CALL)),
   /** true: every member leaves the group. */
   deleteAll: optional(Schema.Boolean)
 }).pipe(Schema.filter((input) =>

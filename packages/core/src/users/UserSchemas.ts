@@ -1,6 +1,9 @@
 import * as Schema from "effect/Schema"
 import { BatchItem, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, Ids, JsonObject, NonEmptyIds, optional, PageSize, Text } from "../schema/Common.js"
+import { Email, Id, Ids, JsonObject, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
+
+/** Users per add, update or delete call (docs/decisions.md, "Limits": one call stays short on SQLite). */
+export const MAX_USERS_PER_CALL = 100
 
 export const AccessRole = Schema.Literal("viewer", "editor")
 export type AccessRole = typeof AccessRole.Type
@@ -34,7 +37,7 @@ export const AddUsersInput = Schema.Struct({
   createDocument: optional(Schema.Boolean),
   folderId: optional(Id),
   createFolder: optional(Schema.Boolean),
-  users: Schema.Array(UserInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+  users: NonEmptyList(UserInput, MAX_USERS_PER_CALL)
 }).pipe(Schema.filter(documentOrFolder))
 
 export const GetUsersInput = Schema.Struct({
@@ -61,7 +64,7 @@ export const UpdateUsersV1Input = Schema.Struct({
   organizationId: Id,
   documentId: optional(Id),
   folderId: optional(Id),
-  users: Schema.Array(Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email) })).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+  users: NonEmptyList(Schema.Struct({ userId: Id, name: optional(Text(1000)), email: optional(Email) }), MAX_USERS_PER_CALL)
 }).pipe(Schema.filter(documentOrFolder))
 
 /** v2 users/update: the users/add body without the create flags, `accessRole` included (docs/compatibility.md, "Users"). */
@@ -69,14 +72,14 @@ export const UpdateUsersV2Input = Schema.Struct({
   organizationId: Id,
   documentId: optional(Id),
   folderId: optional(Id),
-  users: Schema.Array(UserInput).pipe(Schema.minItems(1, { message: () => "must have at least 1 entry" }))
+  users: NonEmptyList(UserInput, MAX_USERS_PER_CALL)
 }).pipe(Schema.filter(documentOrFolder))
 
 export const DeleteUsersInput = Schema.Struct({
   organizationId: Id,
   documentId: optional(Id),
   folderId: optional(Id),
-  userIds: NonEmptyIds()
+  userIds: NonEmptyIds(MAX_USERS_PER_CALL)
 }).pipe(Schema.filter(documentOrFolder))
 
 export const User = Schema.Struct({

@@ -158,15 +158,18 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
       }))
 
     return {
-      /** users/add (docs/compatibility.md, "Users"): a missing organization is created; users join only the level named. */
+      /**
+       * users/add (docs/compatibility.md, "Users"): a missing organization is created; users join only the level named.
+       * One transaction, each user a savepoint in it: a commit per user cost more than the user's own writes.
+       */
       add: (apiKey: string, input: typeof AddUsersInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const scope = scopeOf(input)
           yield* prepare(apiKey, input, scope)
           const data: Record<string, UserItem> = {}
           for (const user of input.users) data[user.userId] = yield* addOne(apiKey, input.organizationId, scope, user)
           return success("User(s) processed successfully.", data)
-        }),
+        })),
 
       /**
        * Spec users/get. The level is the document, the folder, every document
@@ -236,18 +239,18 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
           return yield* withNextToken(page.items.map(toUser), page.hasMore && last ? last.userId : undefined)
         }),
 
-      /** Spec v1 users/update and v2 users/update (which also sets accessRole at the call's level). */
+      /** Spec v1 users/update and v2 users/update (which also sets accessRole at the call's level); one transaction, as add. */
       update: (apiKey: string, input: typeof UpdateUsersV2Input.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const scope = scopeOf(input)
           const data: Record<string, UserItem> = {}
           for (const user of input.users) data[user.userId] = yield* updateOne(apiKey, input.organizationId, scope, user)
           return success("User(s) processed successfully.", data)
-        }),
+        })),
 
-      /** Spec users/delete: an unknown user is an entry with success false. */
+      /** Spec users/delete: an unknown user is an entry with success false; one transaction, as add. */
       delete: (apiKey: string, input: typeof DeleteUsersInput.Type) =>
-        Effect.gen(function*() {
+        withTransaction(Effect.gen(function*() {
           const scope = scopeOf(input)
           const data: Record<string, { success: boolean; message: string }> = {}
           for (const userId of input.userIds) {
@@ -256,7 +259,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
               : { success: false, message: "User does not exist." }
           }
           return success("User(s) deleted successfully.", data)
-        })
+        }))
     }
   })
 }) {}

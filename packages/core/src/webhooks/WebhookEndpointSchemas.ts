@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { HTTP_URL_PATTERN, Id, IntRange, NonEmptyIds, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { HTTP_URL_PATTERN, Id, IntRange, NonEmptyIds, NonEmptyList, NonEmptyText, optional, Text } from "../schema/Common.js"
 
 /**
  * Longest accepted endpoint url. Whether it is an http(s) URL is checked by the service, for the
@@ -14,10 +14,7 @@ const Description = Text(1000)
 const FilterTypes = NonEmptyIds(100)
 
 /** Non-empty when given (spec); at most 10 channels of 128 characters, as Svix, the hosted service's delivery platform, allows. */
-export const Channels = Schema.Array(NonEmptyText(128)).pipe(
-  Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-  Schema.maxItems(10, { message: () => "must have at most 10 entries" })
-)
+export const Channels = NonEmptyList(NonEmptyText(128), 10)
 
 /** Deliveries per second: a positive integer (spec Limits), bounded to fit a 32-bit column. */
 const RateLimit = IntRange(1, 2_147_483_647)

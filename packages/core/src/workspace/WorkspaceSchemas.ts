@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, NonEmptyText, optional, PageSize } from "../schema/Common.js"
+import { Email, List, NonEmptyText, optional, PageSize } from "../schema/Common.js"
 
 const Url = Schema.String.pipe(
   Schema.maxLength(2000, { message: () => "must be at most 2000 characters" }),
@@ -46,7 +46,7 @@ export const CreateApiKeyInput = Schema.Struct({
 export const CreateApiKeyResult = SuccessResult(Schema.Struct({ apiKey: Schema.String, authToken: optional(Schema.String) }))
 
 export const ListApiKeysInput = Schema.Struct({
-  apiKeys: optional(Schema.Array(Schema.String).pipe(Schema.maxItems(100, { message: () => "must have at most 100 entries" }))),
+  apiKeys: optional(List(Schema.String, 100)),
   pageSize: optional(PageSize(100)),
   pageToken: optional(Schema.String)
 })

@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, IntRange, isHttpUrl, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { Email, IntRange, isHttpUrl, NonEmptyList, NonEmptyText, optional, Text } from "../schema/Common.js"
 import { normalizeDomain } from "./Domains.js"
 
 // ---- Allowed domains --------------------------------------------------------------------------
@@ -12,10 +12,7 @@ const DomainEntry = Text(2000).pipe(
 
 /** 1 to 100 entries (spec Limits: "Domains per delete call"; the hosted service's cap for add). */
 export const DomainsInput = Schema.Struct({
-  domains: Schema.Array(DomainEntry).pipe(
-    Schema.minItems(1, { message: () => "must have at least 1 entry" }),
-    Schema.maxItems(100, { message: () => "must have at most 100 entries" })
-  )
+  domains: NonEmptyList(DomainEntry, 100)
 })
 
 const Domains = Schema.Array(Schema.String)

@@ -1,6 +1,8 @@
 import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_ACTIVITIES_PER_CALL } from "../../src/activities/ActivitySchemas.js"
 
 const ADD = "/v2/activities/add"
 const GET = "/v2/activities/get"
@@ -495,6 +497,28 @@ forEachBackend("activities", (ctx) => {
       const after = await client.post(GET, { organizationId: "org", activityIds: ["new", "act-00"] }, creds.headers)
       expect(after.body.result.data).toHaveLength(1)
       expect(after.body.result.data[0]).not.toHaveProperty("actionIcon")
+    })
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`activities/add and activities/update take ${MAX_ACTIVITIES_PER_CALL} activities; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const post = (path: string, data: unknown) => client.post(path, data, creds.headers)
+      const activity = (id: string) => ({ id, featureType: "comment", actionType: "comment.add", actionUser: { userId: "u" }, targetEntityId: "t" })
+      const activities = (n: number, tag: string) => Array.from({ length: n }, (_, i) => activity(`${tag}-${i}`))
+      await expectCap({ post, path: ADD, field: "activities", max: MAX_ACTIVITIES_PER_CALL, data: (n, tag) => ({ organizationId: "org", documentId: "d", activities: activities(n, tag) }) })
+      expect((await allPages(client, creds, { organizationId: "org" }, 1000)).seen.sort()).toEqual(activities(MAX_ACTIVITIES_PER_CALL, "at").map((a) => a.id).sort())
+      const updated = await expectCap({
+        post,
+        path: UPDATE,
+        field: "activities",
+        max: MAX_ACTIVITIES_PER_CALL,
+        data: (n, tag) => ({ organizationId: "org", activities: activities(n, "at").map(({ id }) => ({ id, displayMessageTemplate: tag })) })
+      })
+      expect(Object.values(updated.body.result.data).every((item: any) => item.success)).toBe(true)
+      const page = await post(GET, { organizationId: "org", pageSize: 1000 })
+      expect(page.body.result.data.every((a: { displayMessageTemplate: string }) => a.displayMessageTemplate === "at")).toBe(true)
     })
   })
 })

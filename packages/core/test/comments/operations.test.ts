@@ -1,7 +1,9 @@
 import { JobRunner } from "@atrium/core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
 import { type Receiver, startReceiver, verified } from "../../../../test-support/receiver.js"
+import { MAX_BATCH, MAX_COMMENTS_PER_CALL } from "../../src/comments/CommentSchemas.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
@@ -575,6 +577,30 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect(refused.map((r) => r.body.error?.status)).toEqual(["PERMISSION_DENIED", "PERMISSION_DENIED", "PERMISSION_DENIED"])
     // Their organization of the same name is theirs: still served.
     expect((await getThreads(theirs)).data).toHaveLength(1)
+  })
+
+  it(`commentannotations/add takes ${MAX_COMMENTS_PER_CALL} comments in all its threads together; one more is refused, nothing written`, async () => {
+    const creds = await ctx().workspace()
+    // Spread over as many threads as a call takes, the last ones one comment short when it does not divide.
+    const threads = (comments: number, tag: string) =>
+      Array.from({ length: MAX_BATCH }, (_, t) => ({
+        annotationId: `${tag}-${t}`,
+        commentData: Array.from({ length: Math.floor(comments / MAX_BATCH) + (t < comments % MAX_BATCH ? 1 : 0) }, (_, i) => ({
+          commentText: `c${i}`,
+          from: { userId: "alice" }
+        }))
+      })).filter((thread) => thread.commentData.length > 0)
+    const added = await expectCap({
+      post: (path, data) => post(creds, path, data),
+      path: "/v2/commentannotations/add",
+      field: "commentAnnotations",
+      max: MAX_COMMENTS_PER_CALL,
+      message: `comments in commentAnnotations[].commentData must have at most ${MAX_COMMENTS_PER_CALL} entries: ${MAX_COMMENTS_PER_CALL + 1} given`,
+      data: (n, tag) => ({ organizationId: "org", documentId: "doc1", commentAnnotations: threads(n, tag) })
+    })
+    expect(Object.values(added.body.result.data).flatMap((thread: any) => thread.commentIds)).toHaveLength(MAX_COMMENTS_PER_CALL)
+    const ids = (await getThreads(creds, { documentId: "doc1", pageSize: 1000 })).data.map((thread: { annotationId: string }) => thread.annotationId)
+    expect(ids.filter((id: string) => id.startsWith("over-"))).toEqual([])
   })
 
   describe_events(ctx)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_DOCUMENTS_PER_CALL } from "../../src/documents/DocumentSchemas.js"
 
 forEachBackend("organizations/documents", (ctx) => {
   describe("v1 add + v2 get", () => {
@@ -41,6 +43,21 @@ forEachBackend("organizations/documents", (ctx) => {
       expect(over.body.error.message).toContain("data.documentIds")
       const at = await client.post("/v2/organizations/documents/get", { organizationId: "o", documentIds: ids(30) }, creds.headers)
       expect(at.status).toBe(200)
+    })
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`v1 and v2 documents/add take ${MAX_DOCUMENTS_PER_CALL} documents; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const post = (path: string, data: unknown) => client.post(path, data, creds.headers)
+      const documents = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ documentId: `${tag}-${i}`, documentName: `Document ${i}` }))
+      await expectCap({ post, path: "/v1/organizations/documents/add", field: "documents", max: MAX_DOCUMENTS_PER_CALL, data: (n, tag) => ({ organizationId: "o", documents: documents(n, `v1-${tag}`) }) })
+      await expectCap({ post, path: "/v2/organizations/documents/add", field: "documents", max: MAX_DOCUMENTS_PER_CALL, data: (n, tag) => ({ organizationId: "o", documents: documents(n, `v2-${tag}`) }) })
+      const listed = await post("/v2/organizations/documents/get", { organizationId: "o", pageSize: 1000 })
+      expect(listed.body.result.data.map((d: { id: string }) => d.id).sort()).toEqual(
+        [...documents(MAX_DOCUMENTS_PER_CALL, "v1-at"), ...documents(MAX_DOCUMENTS_PER_CALL, "v2-at")].map((d) => d.documentId).sort()
+      )
     })
   })
 })

@@ -1,6 +1,8 @@
 import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_FOLDERS_PER_CALL } from "../../src/folders/FolderSchemas.js"
 
 const ADD = "/v2/organizations/folders/add"
 const GET = "/v2/organizations/folders/get"
@@ -343,6 +345,27 @@ forEachBackend("organizations/folders", (ctx) => {
       const after = await client.post(GET, { organizationId: "org" }, creds.headers)
       expect(after.status).toBe(200)
       expect(after.body.result.data.map((f: any) => f.folderId)).not.toContain("new")
+    })
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`folders/add takes ${MAX_FOLDERS_PER_CALL} folders, each in the one before; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const chain = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => ({ folderId: `${tag}-${i}`, ...(i > 0 && { parentFolderId: `${tag}-${i - 1}` }) }))
+      const added = await expectCap({
+        post: (path, data) => client.post(path, data, creds.headers),
+        path: ADD,
+        field: "folders",
+        max: MAX_FOLDERS_PER_CALL,
+        data: (n, tag) => ({ organizationId: "org", createOrganization: true, folders: chain(n, tag) })
+      })
+      expect(Object.values(added.body.result.data).every((item: any) => item.success)).toBe(true)
+      const all = await client.post(GET, { organizationId: "org" }, creds.headers)
+      expect(all.body.result.data).toHaveLength(MAX_FOLDERS_PER_CALL)
+      const deepest = all.body.result.data.find((f: { folderId: string }) => f.folderId === `at-${MAX_FOLDERS_PER_CALL - 1}`)
+      expect(deepest.ancestors).toHaveLength(MAX_FOLDERS_PER_CALL)
     })
   })
 })

@@ -1,6 +1,8 @@
 import type { TestClient, TestCredentials } from "@atrium/core/testing"
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_PREFERENCES_PER_CALL } from "../../src/notifications/NotificationPreferenceSchemas.js"
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 
@@ -177,5 +179,55 @@ forEachBackend("notifications/config", (ctx) => {
     }
     await client.post("/v1/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: false }, creds.headers)
     expect(await a.configs({ organizationId: "org", userId: "u1", getOrganizationConfig: true })).toEqual([{ inbox: "NONE", email: "MINE" }])
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`set takes ${MAX_PREFERENCES_PER_CALL} userIds, or ${MAX_PREFERENCES_PER_CALL} documentIds; one more of either is refused`, async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      const post = (_path: string, data: unknown) => a.set(data as Record<string, unknown>)
+      const path = "/v2/notifications/config/set"
+      const max = MAX_PREFERENCES_PER_CALL
+      await expectCap({ post, path, field: "userIds", max, data: (n, tag) => ({ organizationId: "org", userIds: ids(`${tag}-`, n), config: { email: "NONE" } }) })
+      // One user: only the list's own cap applies.
+      await expectCap({ post, path, field: "documentIds", max, data: (n, tag) => ({ organizationId: "org", userIds: [`${tag}-user`], documentIds: ids("d", n), config: { inbox: "NONE" } }) })
+      expect(await a.configs({ organizationId: "org", userId: `at-${max - 1}`, getOrganizationConfig: true, documentIds: ["d0"] })).toEqual([
+        { inbox: "ALL", email: "NONE" },
+        { inbox: "ALL", email: "NONE" }
+      ])
+      expect(await a.configs({ organizationId: "org", userId: "at-user", documentIds: ids("d", 30) })).toEqual(
+        Array.from({ length: 30 }, () => ({ inbox: "NONE", email: "MINE" }))
+      )
+      expect(await a.configs({ organizationId: "org", userId: "over-0", getOrganizationConfig: true })).toEqual([{ inbox: "ALL", email: "MINE" }])
+    })
+
+    it(`set writes at most ${MAX_PREFERENCES_PER_CALL} preferences (userIds × documentIds): more is refused naming both counts, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      const users = 100
+      const documents = MAX_PREFERENCES_PER_CALL / users
+      const over = await a.set({ organizationId: "org", userIds: ids("u", users), documentIds: ids("d", documents + 1), config: { inbox: "NONE" } })
+      expect(over.status).toBe(400)
+      expect(over.body.error.status).toBe("INVALID_ARGUMENT")
+      expect(over.body.error.message).toBe(
+        `Invalid data.documentIds: userIds × documentIds must have at most ${MAX_PREFERENCES_PER_CALL} entries: ${users} × ${documents + 1} = ${users * (documents + 1)}`
+      )
+      expect(await a.configs({ organizationId: "org", userId: "u0", documentIds: ["d0"] })).toEqual([{ inbox: "ALL", email: "MINE" }])
+      const at = await a.set({ organizationId: "org", userIds: ids("u", users), documentIds: ids("d", documents), config: { inbox: "NONE" } })
+      expect(at.status).toBe(200)
+      expect(Object.keys(at.body.result.data)).toHaveLength(users)
+      expect(await a.configs({ organizationId: "org", userId: `u${users - 1}`, documentIds: ids("d", documents) })).toEqual(
+        Array.from({ length: documents }, () => ({ inbox: "NONE", email: "MINE" }))
+      )
+    })
+
+    it("set names each user and document once, however often the call repeats them", async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      const set = await a.set({ organizationId: "org", userIds: ["u1", "u1", "u2"], documentIds: ["d1", "d1"], config: { email: "ALL" } })
+      expect(set.status).toBe(200)
+      expect(Object.keys(set.body.result.data)).toEqual(["u1", "u2"])
+      expect(await a.configs({ organizationId: "org", userId: "u1", documentIds: ["d1"] })).toEqual([{ inbox: "ALL", email: "ALL" }])
+    })
   })
 })

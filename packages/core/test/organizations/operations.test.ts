@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_ORGANIZATIONS_PER_CALL } from "../../src/organizations/OrganizationSchemas.js"
 
 forEachBackend("organizations", (ctx) => {
   describe("add + get", () => {
@@ -53,6 +55,34 @@ forEachBackend("organizations", (ctx) => {
       expect(foreign.body.error.status).toBe("INVALID_ARGUMENT")
       const filtered = await client.post("/v2/organizations/get", { organizationIds: ["x", "y"], pageToken: token }, a.headers)
       expect(filtered.body.error.message).toContain("pageToken")
+    })
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`organizations/add and disablestate/update take ${MAX_ORGANIZATIONS_PER_CALL} organizations; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const post = (path: string, data: unknown) => client.post(path, data, creds.headers)
+      const ids = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}-${i}`)
+      await expectCap({
+        post,
+        path: "/v2/organizations/add",
+        field: "organizations",
+        max: MAX_ORGANIZATIONS_PER_CALL,
+        data: (n, tag) => ({ organizations: ids(n, tag).map((organizationId) => ({ organizationId, organizationName: organizationId })) })
+      })
+      const listed = await post("/v2/organizations/get", { pageSize: 1000 })
+      expect(listed.body.result.data.map((o: { id: string }) => o.id).sort()).toEqual(ids(MAX_ORGANIZATIONS_PER_CALL, "at").sort())
+      const disabled = await expectCap({
+        post,
+        path: "/v1/organizations/access/disablestate/update",
+        field: "organizationIds",
+        max: MAX_ORGANIZATIONS_PER_CALL,
+        data: (n) => ({ organizationIds: ids(n, "at"), disabled: true })
+      })
+      expect(Object.values(disabled.body.result.data).every((item: any) => item.success)).toBe(true)
+      const after = await post("/v2/organizations/get", { pageSize: 1000 })
+      expect(after.body.result.data.every((o: { disabled: boolean }) => o.disabled)).toBe(true)
     })
   })
 })

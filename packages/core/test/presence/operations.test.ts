@@ -3,6 +3,8 @@ import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { PresenceRepo } from "@atrium/core"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_PRESENCE_USERS_PER_CALL } from "../../src/presence/PresenceSchemas.js"
 
 /**
  * No operation reads presence (the spec and the reference list none), so the
@@ -135,5 +137,28 @@ forEachBackend("presence", (ctx) => {
       expect(refused.body.error.status).toBe("PERMISSION_DENIED")
     }
     expect(await presenceOf(started, creds, "org", "doc")).toEqual([{ userId: "u1", name: null, email: null, status: "online" }])
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`presence/add, update and delete take ${MAX_PRESENCE_USERS_PER_CALL} users; one more is refused, nothing written`, async () => {
+      const started = ctx()
+      const creds = await started.workspace()
+      const post = (path: string, data: unknown) => started.client.post(path, data, creds.headers)
+      const users = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ userId: `${tag}-${i}`, name: `User ${i}` }))
+      const where = { organizationId: "org", documentId: "doc" }
+      for (const verb of ["add", "update"]) {
+        await expectCap({ post, path: `/v2/presence/${verb}`, field: "users", max: MAX_PRESENCE_USERS_PER_CALL, data: (n, tag) => ({ ...where, users: users(n, tag) }) })
+      }
+      const present = async () => (await presenceOf(started, creds, "org", "doc")).map((u) => u.userId).sort()
+      expect(await present()).toEqual(users(MAX_PRESENCE_USERS_PER_CALL, "at").map((u) => u.userId).sort())
+      await expectCap({
+        post,
+        path: "/v2/presence/delete",
+        field: "userIds",
+        max: MAX_PRESENCE_USERS_PER_CALL,
+        data: (n) => ({ ...where, userIds: Array.from({ length: n }, (_, i) => `at-${i}`) })
+      })
+      expect(await present()).toEqual([])
+    })
   })
 })

@@ -8,14 +8,12 @@
  * write to any table (counted by triggers the test adds to the Atrium's database). FUZZ_RUNS (default 12 bodies per operation and backend) runs more on demand; the seed
  * is printed so a failure can be replayed with FUZZ_SEED.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import { expect, it } from "vitest"
-import type { AtriumHandler } from "../../src/Atrium.js"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
 import { httpStatusOf } from "../../src/protocol/ErrorStatus.js"
+import { countCommittedWrites } from "./committedWrites.js"
 import { schemaSamples } from "./schemaSamples.js"
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12)
@@ -91,39 +89,6 @@ const MALFORMED: ReadonlyArray<{ readonly method?: string; readonly headers?: Re
   { method: "DELETE" },
   { body: '{"data":{}}', headers: { "x-service-api-key": "\u00ff\u00fe", "x-service-auth-token": "x".repeat(10_000) }, maybe: true }
 ]
-
-type SqlRuntime = { runPromise: <A>(effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) => Promise<A> }
-
-/**
- * Counts every row written and kept, in the Atrium's own database: a trigger on each table adds
- * one to `fuzz_changes` per row inserted, updated or deleted, and a rolled-back write takes its
- * counts back with it. Rate-limit counters are left out (a refused public call may count).
- * Answers a function that reads the count.
- */
-const countCommittedWrites = async (atrium: AtriumHandler): Promise<() => Promise<number>> => {
-  const runtime = atrium.runtime as unknown as SqlRuntime
-  await runtime.runPromise(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
-    const tables = pg
-      ? yield* sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-      : yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
-    yield* sql.unsafe("CREATE TABLE fuzz_changes (n BIGINT NOT NULL)")
-    yield* sql.unsafe("INSERT INTO fuzz_changes (n) VALUES (0)")
-    if (pg) {
-      yield* sql.unsafe("CREATE FUNCTION fuzz_count() RETURNS trigger AS $$ BEGIN UPDATE fuzz_changes SET n = n + 1; RETURN NULL; END $$ LANGUAGE plpgsql")
-    }
-    for (const { name } of tables.filter((t) => t.name !== "rate_limits")) {
-      if (pg) yield* sql.unsafe(`CREATE TRIGGER fuzz_${name} AFTER INSERT OR UPDATE OR DELETE ON "${name}" FOR EACH ROW EXECUTE FUNCTION fuzz_count()`)
-      else {
-        for (const event of ["INSERT", "UPDATE", "DELETE"]) {
-          yield* sql.unsafe(`CREATE TRIGGER fuzz_${name}_${event} AFTER ${event} ON "${name}" BEGIN UPDATE fuzz_changes SET n = n + 1; END`)
-        }
-      }
-    }
-  }))
-  return () => runtime.runPromise(Effect.map(SqlClient.SqlClient.pipe(Effect.flatMap((sql) => sql<{ n: number | string }>`SELECT n FROM fuzz_changes`)), (rows) => Number(rows[0]!.n)))
-}
 
 forEachBackend("fuzz", (ctx) => {
   /** Every answer: JSON, exactly {result} or {error: {status, message, ...}}, and never 5xx. */

@@ -3,6 +3,9 @@ import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { UsersRepo } from "@atrium/core"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
+import { expectCap } from "../../../../test-support/caps.js"
+import { MAX_GROUP_ENTRIES_PER_CALL } from "../../src/users/UserGroupSchemas.js"
+import { MAX_USERS_PER_CALL } from "../../src/users/UserSchemas.js"
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 
@@ -542,6 +545,58 @@ forEachBackend("users", (ctx) => {
       await b.add({ organizationId: "org", users: [user("u1")] })
       const refused = await b.post("/v2/organizations/usergroups/users/add", { organizationId: "org", organizationUserGroupId: "g", userIds: ["u1"] })
       expect(refused.status).toBe(404)
+    })
+  })
+
+  describe("caps (issue 21: one call's work stays short)", () => {
+    it(`users/add, v1 and v2 users/update and users/delete take ${MAX_USERS_PER_CALL} users; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      const users = (n: number, tag: string) => ids(`${tag}-`, n).map(user)
+      await expectCap({ post: a.post, path: "/v2/users/add", field: "users", max: MAX_USERS_PER_CALL, data: (n, tag) => ({ organizationId: "org", users: users(n, tag) }) })
+      expect(await a.userIds({ organizationId: "org", pageSize: 1000 })).toEqual(users(MAX_USERS_PER_CALL, "at").map((u) => u.userId).sort())
+      for (const path of ["/v1/users/update", "/v2/users/update"]) {
+        const updated = await expectCap({
+          post: a.post,
+          path,
+          field: "users",
+          max: MAX_USERS_PER_CALL,
+          data: (n) => ({ organizationId: "org", users: users(n, "at").map((u) => ({ ...u, name: `${path} ${u.userId}` })) })
+        })
+        expect(Object.values(updated.body.result.data).every((item: any) => item.success)).toBe(true)
+      }
+      // The refused update changed nobody: every name is the last accepted call's.
+      const names = (await a.get({ organizationId: "org", pageSize: 1000 })).body.result.data.map((u: { name: string }) => u.name)
+      expect(names.every((name: string) => name.startsWith("/v2/users/update"))).toBe(true)
+      const deleted = await expectCap({
+        post: a.post,
+        path: "/v2/users/delete",
+        field: "userIds",
+        max: MAX_USERS_PER_CALL,
+        data: (n, tag) => ({ organizationId: "org", userIds: tag === "at" ? users(n, "at").map((u) => u.userId) : ids("at-", n) })
+      })
+      expect(Object.values(deleted.body.result.data).every((item: any) => item.success)).toBe(true)
+      expect(await a.userIds({ organizationId: "org" })).toEqual([])
+    })
+
+    it(`usergroups/add, usergroups/users/add and usergroups/users/delete take ${MAX_GROUP_ENTRIES_PER_CALL} entries; one more is refused, nothing written`, async () => {
+      const { client, workspace } = ctx()
+      const a = api(client, await workspace())
+      await a.add({ organizationId: "org", users: [user("u")] })
+      await expectCap({
+        post: a.post,
+        path: "/v2/organizations/usergroups/add",
+        field: "organizationUserGroups",
+        max: MAX_GROUP_ENTRIES_PER_CALL,
+        data: (n, tag) => ({ organizationId: "org", organizationUserGroups: ids(`${tag}-`, n).map((groupId) => ({ groupId, groupName: groupId })) })
+      })
+      const group = { organizationId: "org", organizationUserGroupId: "at-0" }
+      await expectCap({ post: a.post, path: "/v2/organizations/usergroups/users/add", field: "userIds", max: MAX_GROUP_ENTRIES_PER_CALL, data: (n, tag) => ({ ...group, userIds: ids(`${tag}-`, n) }) })
+      const members = await a.post("/v2/organizations/usergroups/users/delete", { ...group, deleteAll: true })
+      expect(Object.keys(members.body.result.data).sort()).toEqual(ids("at-", MAX_GROUP_ENTRIES_PER_CALL).sort())
+      await a.post("/v2/organizations/usergroups/users/add", { ...group, userIds: ids("at-", MAX_GROUP_ENTRIES_PER_CALL) })
+      const removed = await expectCap({ post: a.post, path: "/v2/organizations/usergroups/users/delete", field: "userIds", max: MAX_GROUP_ENTRIES_PER_CALL, data: (n) => ({ ...group, userIds: ids("at-", n) }) })
+      expect(Object.values(removed.body.result.data).every((item: any) => item.success)).toBe(true)
     })
   })
 
