@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import type { ApiError } from "./ApiError.js"
 import { type ErrorStatus, errorStatuses } from "./ErrorStatus.js"
+import type { Page } from "./PageTokens.js"
 
 /** `result` of an ordinary operation: `{ status: "success", message, data }`. */
 export interface Success<D> {
@@ -19,6 +20,16 @@ export const successPage = <D, K extends string>(message: string, data: D, next:
   (next === undefined ? success(message, data) : { ...success(message, data), [tokenKey]: next }) as
     & Success<D>
     & { readonly [key in K]?: string }
+
+/**
+ * An operation row's answer (issue 22): services return domain values, and the row says how
+ * they go on the wire, e.g. `Effect.map(folders.get(apiKey, input), answer("Folder(s) retrieved successfully."))`.
+ */
+export const answer = (message: string) => <D>(data: D): Success<D> => success(message, data)
+
+/** An operation row's answer for a list operation: the service's page, its token under `tokenKey`. */
+export const answerPage = <K extends string>(message: string, tokenKey: K) => <D>(page: Page<D>) =>
+  successPage(message, page.items, page.next, tokenKey)
 
 /** Output schema of an ordinary operation, plus any keys the spec puts beside `data`. */
 export const SuccessResult = <D extends Schema.Schema.Any, F extends Schema.Struct.Fields = {}>(
