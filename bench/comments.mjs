@@ -1,5 +1,5 @@
 // Comments benchmark (issue 12): `pnpm -s build && node bench/comments.mjs [--storage sqlite|postgres]`
-//   [--duration 10] [--warmup 3] [--connections 10] [--threads 1000] [--rounds 3]
+//   [--duration 10] [--warmup 3] [--connections 10] [--threads 1000] [--rounds 3] [--compare <other cli.js>]
 // One document with --threads threads of 5 comments each, seeded through Atrium. Measures
 // commentannotations/get of a 50-thread page (with their 250 comments) and comments/add (one
 // comment, each request to the next of the threads) on (a) a raw node:http server answering the
@@ -33,7 +33,9 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     threads: { type: "string", default: "1000" },
-    rounds: { type: "string", default: "3" }
+    rounds: { type: "string", default: "3" },
+    // Another build's `packages/server/dist/cli.js` (a checkout of an earlier commit), measured as (c) in the same rounds.
+    compare: { type: "string" }
   }
 })
 const database = await benchDatabase(args.storage, { pgAdminUrl: args["pg-url"] })
@@ -95,7 +97,8 @@ try {
     : { BENCH_PG_URL: database.url }
   const targets = [
     { name: `raw node:http + ${args.storage === "sqlite" ? "better-sqlite3" : "pg"}`, args: [join(root, "bench/raw-comments-server.mjs")], env: { ...raw, BENCH_API_KEY: creds.apiKey } },
-    { name: `atrium serve (${args.storage === "sqlite" ? "SQLite" : "PostgreSQL"})`, args: [cli, "serve"], env: {} }
+    { name: `atrium serve (${args.storage === "sqlite" ? "SQLite" : "PostgreSQL"})`, args: [cli, "serve"], env: {} },
+    ...(args.compare ? [{ name: `atrium serve, ${args.compare}`, args: [args.compare, "serve"], env: {} }] : [])
   ]
 
   const runs = []
@@ -134,11 +137,13 @@ try {
       console.log(`| ${request.name} | ${target.name} | ${median(mine.map((r) => r.rps)).toFixed(0)} | ${median(mine.map((r) => r.p99ms)).toFixed(2)} | ${Math.max(...mine.map((r) => r.rssMb)).toFixed(0)} |`)
     }
   }
-  console.log("\n| request | ratio b/a (median req/s) | b/a per round |\n|---|---:|---|")
+  console.log("\n| request | server | ratio to raw (median req/s) | per round |\n|---|---|---:|---|")
   for (const request of requests) {
-    const [aRuns, bRuns] = targets.map((target) => runs.filter((r) => r.request === request.name && r.target === target.name))
-    const ratio = median(bRuns.map((r) => r.rps)) / median(aRuns.map((r) => r.rps))
-    console.log(`| ${request.name} | ${ratio.toFixed(2)} | ${bRuns.map((r, i) => (r.rps / aRuns[i].rps).toFixed(2)).join(", ")} |`)
+    const [aRuns, ...others] = targets.map((target) => runs.filter((r) => r.request === request.name && r.target === target.name))
+    for (const [i, bRuns] of others.entries()) {
+      const ratio = median(bRuns.map((r) => r.rps)) / median(aRuns.map((r) => r.rps))
+      console.log(`| ${request.name} | ${targets[i + 1].name} | ${ratio.toFixed(2)} | ${bRuns.map((r, k) => (r.rps / aRuns[k].rps).toFixed(2)).join(", ")} |`)
+    }
   }
 } finally {
   await database.drop()

@@ -1,5 +1,5 @@
 // Request-path benchmark: `pnpm bench` (builds first). Needs wrk and taskset.
-//   node bench/run.mjs [--storage sqlite|postgres] [--duration 10] [--warmup 3] [--connections 10] [--activities 100000] [--rounds 3]
+//   node bench/run.mjs [--storage sqlite|postgres] [--duration 10] [--warmup 3] [--connections 10] [--activities 100000] [--rounds 3] [--compare <other cli.js>]
 // Each server is pinned to core 0 and wrk to core 1: on two cores, unpinned runs came out 10 to 30 % lower.
 // For each request it measures req/s, p99 and peak RSS of (a) a raw node:http server on the same
 // database (better-sqlite3, or pg on PostgreSQL) and (b) `atrium serve` on it, alternating a and b
@@ -32,7 +32,9 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     activities: { type: "string", default: "100000" },
-    rounds: { type: "string", default: "3" }
+    rounds: { type: "string", default: "3" },
+    // Another build's `packages/server/dist/cli.js` (a checkout of an earlier commit), measured as (c) in the same rounds.
+    compare: { type: "string" }
   }
 })
 const database = await benchDatabase(args.storage, { pgAdminUrl: args["pg-url"] })
@@ -82,11 +84,13 @@ try {
   const targets = args.storage === "sqlite"
     ? [
       { name: "raw node:http + better-sqlite3", command: process.execPath, args: [join(root, "bench/raw-server.mjs")], env: { BENCH_DB: database.file, BENCH_API_KEY: creds.apiKey } },
-      { name: "atrium serve (SQLite)", command: process.execPath, args: [cli, "serve"], env: {} }
+      { name: "atrium serve (SQLite)", command: process.execPath, args: [cli, "serve"], env: {} },
+      ...(args.compare ? [{ name: `atrium serve, ${args.compare}`, command: process.execPath, args: [args.compare, "serve"], env: {} }] : [])
     ]
     : [
       { name: "raw node:http + pg", command: process.execPath, args: [join(root, "bench/raw-server-pg.mjs")], env: { BENCH_PG_URL: database.url, BENCH_API_KEY: creds.apiKey } },
-      { name: "atrium serve (PostgreSQL)", command: process.execPath, args: [cli, "serve"], env: {} }
+      { name: "atrium serve (PostgreSQL)", command: process.execPath, args: [cli, "serve"], env: {} },
+      ...(args.compare ? [{ name: `atrium serve, ${args.compare}`, command: process.execPath, args: [args.compare, "serve"], env: {} }] : [])
     ]
 
   const wrk = (url, request, seconds) =>
@@ -131,11 +135,13 @@ try {
   console.log("| request | server | req/s | p99 ms | peak RSS MB | items |")
   console.log("|---|---|---:|---:|---:|---:|")
   for (const r of results) console.log(`| ${r.request} | ${r.target} | ${r.rps.toFixed(0)} | ${r.p99ms.toFixed(2)} | ${r.rssMb.toFixed(0)} | ${r.items} |`)
-  console.log("\n| request | ratio b/a (req/s) | b/a per round |\n|---|---:|---|")
+  console.log("\n| request | server | ratio to raw (req/s) | per round |\n|---|---|---:|---|")
   for (const request of requests) {
-    const [a, b] = results.filter((r) => r.request === request.name)
-    const [aRuns, bRuns] = targets.map((target) => runs.filter((r) => r.request === request.name && r.target === target.name))
-    console.log(`| ${request.name} | ${(b.rps / a.rps).toFixed(2)} | ${bRuns.map((r, i) => (r.rps / aRuns[i].rps).toFixed(2)).join(", ")} |`)
+    const [a, ...others] = results.filter((r) => r.request === request.name)
+    const [aRuns, ...otherRuns] = targets.map((target) => runs.filter((r) => r.request === request.name && r.target === target.name))
+    for (const [i, b] of others.entries()) {
+      console.log(`| ${request.name} | ${b.target} | ${(b.rps / a.rps).toFixed(2)} | ${otherRuns[i].map((r, k) => (r.rps / aRuns[k].rps).toFixed(2)).join(", ")} |`)
+    }
   }
 } finally {
   await database.drop()
