@@ -1,0 +1,98 @@
+/**
+ * The one rule that decides what a user may do with a document (issue 23; spec client-api.md,
+ * "Access"; ../shared/DECISIONS.md, "Access"). Pure: the facts are gathered by the caller (the
+ * access service reads storage, the token and the permission provider), so every path that needs
+ * the answer — the client API, realtime, notification recipients, auth/permissions/get — asks
+ * the same function, and the table test can state every row of the order.
+ */
+
+export type AccessRole = "editor" | "viewer"
+export type AccessType = "public" | "organizationPrivate" | "restricted"
+
+/** A grant of a role on one resource, from the token's `permissions.resources` or stored by the server API. */
+export interface Grant {
+  readonly level: "document" | "folder" | "organization"
+  readonly id: string
+  readonly accessRole: AccessRole
+  /** Epoch ms; past it the grant does not count. */
+  readonly expiresAt?: number | undefined
+  readonly source: "token" | "stored"
+}
+
+export interface AccessFacts {
+  readonly organizationId: string
+  readonly organizationDisabled: boolean
+  readonly documentId: string
+  readonly documentDisabled: boolean
+  /** The document's folder and its ancestors, nearest first; empty at the root. */
+  readonly folderChain: ReadonlyArray<string>
+  /** The document's access type once inheritance is applied (its own, else its folders', else the key's default). */
+  readonly accessType: AccessType
+  /** Whether the user is a member of the organization. */
+  readonly member: boolean
+  /** The permission provider's answer when it is enabled (null role: denied or failed); undefined when it is not. */
+  readonly provider?: { readonly accessRole: AccessRole | null; readonly failed?: boolean } | undefined
+  readonly grants: ReadonlyArray<Grant>
+  readonly now: number
+}
+
+export type AccessReason =
+  | "organization disabled"
+  | "permission provider"
+  | "permission provider failed"
+  | "document grant"
+  | "folder grant"
+  | "organization grant"
+  | "public document"
+  | "organization member"
+  | "not an organization member"
+  | "restricted document"
+
+export interface AccessDecision {
+  readonly accessRole: AccessRole | null
+  /** Why, for logs and auth/permissions/get; a disabled document adds `readOnly`. */
+  readonly reason: AccessReason
+  /** The document is disabled: whatever the rest gave is at most `viewer`. */
+  readonly readOnly: boolean
+}
+
+const live = (now: number) => (grant: Grant) => grant.expiresAt === undefined || grant.expiresAt > now
+
+/** The grant that counts at one level: the token's entry wins over a stored grant at the same level. */
+const grantAt = (grants: ReadonlyArray<Grant>, level: Grant["level"], id: string): Grant | undefined => {
+  const here = grants.filter((grant) => grant.level === level && grant.id === id)
+  return here.find((grant) => grant.source === "token") ?? here[0]
+}
+
+/** Steps 3 to 5 of the order: the role before a disabled document caps it. */
+const undisabled = (facts: AccessFacts): Pick<AccessDecision, "accessRole" | "reason"> => {
+  if (facts.provider !== undefined) {
+    return { accessRole: facts.provider.accessRole, reason: facts.provider.failed ? "permission provider failed" : "permission provider" }
+  }
+  const grants = facts.grants.filter(live(facts.now))
+  const document = grantAt(grants, "document", facts.documentId)
+  if (document) return { accessRole: document.accessRole, reason: "document grant" }
+  for (const folderId of facts.folderChain) {
+    const folder = grantAt(grants, "folder", folderId)
+    if (folder) return { accessRole: folder.accessRole, reason: "folder grant" }
+  }
+  const organization = grantAt(grants, "organization", facts.organizationId)
+  if (organization) return { accessRole: organization.accessRole, reason: "organization grant" }
+  switch (facts.accessType) {
+    case "public":
+      return { accessRole: "editor", reason: "public document" }
+    case "organizationPrivate":
+      return facts.member ? { accessRole: "editor", reason: "organization member" } : { accessRole: null, reason: "not an organization member" }
+    case "restricted":
+      return { accessRole: null, reason: "restricted document" }
+  }
+}
+
+/** What the user may do with the document: `editor`, `viewer` or nothing (`null`), and why. */
+export const decideAccess = (facts: AccessFacts): AccessDecision => {
+  if (facts.organizationDisabled) return { accessRole: null, reason: "organization disabled", readOnly: false }
+  const decided = undisabled(facts)
+  return facts.documentDisabled && decided.accessRole === "editor"
+    ? { accessRole: "viewer", reason: decided.reason, readOnly: true }
+    : { ...decided, readOnly: facts.documentDisabled }
+}
