@@ -6,7 +6,8 @@
 // batch-latency.test.ts sends): `rounds` times, the call's own time and the worst /healthz probe
 // asked one after another while it runs, the first sent with the call. Baseline, same run: the
 // worst probe while the server is idle for 100 ms.
-import { listCaps, operations } from "@atrium/core"
+import { operations } from "@atrium/core"
+import { listCaps } from "@atrium/core/testing"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import { capsOf, largestBatches, prepareLargestBatches } from "../test-support/largestBatches.mjs"

@@ -6,7 +6,6 @@
 export { atriumLayer, type AtriumHandler, type AtriumLayerConfig, type AtriumServices, createAtrium } from "./Atrium.js"
 export { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, defaultOptions, resolveOptions } from "./Config.js"
 export { operations } from "./operations.js"
-export { type ListCap, listCaps } from "./protocol/ListCaps.js"
 export * from "./protocol/ApiError.js"
 export type { AtriumRequest, AtriumResponse } from "./protocol/Dispatcher.js"
 export { errorBody } from "./protocol/Envelope.js"
