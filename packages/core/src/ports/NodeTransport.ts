@@ -11,8 +11,8 @@ import { type IncomingResponse, type OutgoingRequest, TransportError, WebhookTra
 /** Every address a name resolves to. */
 export type LookupAll = (hostname: string) => Promise<ReadonlyArray<{ readonly address: string; readonly family: number }>>
 
-/** The most of an answer kept: attempts record the first 4 KiB (docs/decisions.md, "Webhooks"). */
-const MAX_RESPONSE_BYTES = 4096
+/** The most of an answer kept unless the request says: attempts record the first 4 KiB (docs/decisions.md, "Webhooks"). */
+const DEFAULT_MAX_RESPONSE_BYTES = 4096
 
 const systemLookup: LookupAll = (hostname) =>
   new Promise((resolve, reject) =>
@@ -69,9 +69,10 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
         headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) }
       }, (response) => {
         const chunks: Array<Buffer> = []
+        const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
         let kept = 0
         response.on("data", (chunk: Buffer) => {
-          if (kept < MAX_RESPONSE_BYTES) {
+          if (kept < maxBytes) {
             chunks.push(chunk)
             kept += chunk.length
           }
@@ -81,7 +82,7 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
           const retryAfter = response.headers["retry-after"]
           resolve({
             status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8"),
+            body: Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8"),
             ...(typeof retryAfter === "string" && { retryAfter })
           })
         })

@@ -7,11 +7,13 @@ export interface OutgoingRequest {
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
   readonly timeoutMillis: number
+  /** The most of the answer kept (default 4 KiB, what an attempt records); a permission provider's answer needs more. */
+  readonly maxResponseBytes?: number
 }
 
 export interface IncomingResponse {
   readonly status: number
-  /** The first 4 KiB of the answer. */
+  /** The first `maxResponseBytes` of the answer. */
   readonly body: string
   /** The `Retry-After` header, when the answer had one. */
   readonly retryAfter?: string

@@ -1,4 +1,6 @@
+import * as Effect from "effect/Effect"
 import { secretHint } from "../crypto/Secrets.js"
+import type { SettingsRepo } from "./SettingsRepo.js"
 import type { PermissionProviderSettings, UpdatePermissionProviderInput } from "./WorkspaceSettingsSchemas.js"
 
 export type PermissionProvider = typeof PermissionProviderSettings.Type
@@ -8,6 +10,13 @@ export const DEFAULT_PERMISSION_PROVIDER: PermissionProvider = {
   usePermissionProvider: false,
   permissionProviderConfig: { permissionProviderUrl: "", authToken: "" }
 }
+
+/** The settings document's name in SettingsRepo. */
+export const PERMISSION_PROVIDER_SETTING = "permissionProvider"
+
+/** The key's stored provider settings, or the default until configured. */
+export const storedPermissionProvider = (settings: typeof SettingsRepo.Service, apiKey: string) =>
+  Effect.map(settings.get(apiKey, PERMISSION_PROVIDER_SETTING), (stored) => (stored as PermissionProvider | undefined) ?? DEFAULT_PERMISSION_PROVIDER)
 
 /** Below this length the last 4 characters would reveal too much of the token. */
 const MIN_HINTED_LENGTH = 12
