@@ -6,8 +6,10 @@
  * the same function, and the table test can state every row of the order.
  */
 
+import type { AccessType } from "../folders/FoldersRepo.js"
+
+export type { AccessType }
 export type AccessRole = "editor" | "viewer"
-export type AccessType = "public" | "organizationPrivate" | "restricted"
 
 /** A grant of a role on one resource, from the token's `permissions.resources` or stored by the server API. */
 export interface Grant {

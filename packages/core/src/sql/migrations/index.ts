@@ -11,6 +11,7 @@ import comments from "./0009_comments.js"
 import commentReactionsReads from "./0010_comment_reactions_reads.js"
 import workspaceOwnerEmailCase from "./0011_workspace_owner_email_case.js"
 import webhookDeliveriesByKey from "./0012_webhook_deliveries_by_key.js"
+import access from "./0013_access.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -32,7 +33,8 @@ export const migrationRecord = {
   "0009_comments": comments,
   "0010_comment_reactions_reads": commentReactionsReads,
   "0011_workspace_owner_email_case": workspaceOwnerEmailCase,
-  "0012_webhook_deliveries_by_key": webhookDeliveriesByKey
+  "0012_webhook_deliveries_by_key": webhookDeliveriesByKey,
+  "0013_access": access
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

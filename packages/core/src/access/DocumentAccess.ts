@@ -1,0 +1,88 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type { TokenResource } from "../tokens/Jwt.js"
+import { normalizeExpiresAt } from "../tokens/Jwt.js"
+import { AccessRepo } from "./AccessRepo.js"
+import { type AccessDecision, type AccessType, decideAccess, type Grant } from "./AccessRule.js"
+import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
+
+/** A document's access type when neither it nor a folder sets one (the facts: `public` is the default). */
+export const DEFAULT_ACCESS_TYPE: AccessType = "public"
+
+export interface AccessQuestion {
+  readonly apiKey: string
+  readonly userId: string
+  readonly organizationId: string
+  readonly documentId: string
+  /** The `permissions.resources` of the token the user came with, if any. */
+  readonly tokenResources?: ReadonlyArray<TokenResource>
+  /** Why access is asked, told to the permission provider (default `setDocuments`: a document read). */
+  readonly source?: PermissionSource
+}
+
+/** The token's entries that speak of this organization, as grants. */
+const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: string): ReadonlyArray<Grant> =>
+  resources
+    .filter((resource) => resource.type === "organization" ? resource.id === organizationId : resource.organizationId === organizationId)
+    .map((resource) => ({
+      level: resource.type,
+      id: resource.id,
+      accessRole: resource.accessRole,
+      expiresAt: resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt),
+      source: "token"
+    }))
+
+/**
+ * May this user read, or write, this document now? The facts from storage, the token and the
+ * permission provider, decided by the one rule (AccessRule.ts). A document or organization that
+ * does not exist yet is judged as one at the organization's root with the default access type,
+ * so a public default lets a user open a new document (docs/decisions.md, "Access").
+ */
+export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/core/DocumentAccess", {
+  accessors: true,
+  effect: Effect.gen(function*() {
+    const repo = yield* AccessRepo
+    const provider = yield* PermissionProvider
+    return {
+      check: (question: AccessQuestion): Effect.Effect<AccessDecision> =>
+        Effect.gen(function*() {
+          const { apiKey, documentId, organizationId, userId } = question
+          const stored = yield* repo.facts(apiKey, organizationId, documentId, userId)
+          const now = yield* Clock.currentTimeMillis
+          const document = stored.document
+          const folderChain = document?.folderChain ?? []
+          const organizationDisabled = stored.organization?.disabled ?? false
+          const askProvider = !organizationDisabled && (yield* provider.enabled(apiKey))
+          const providerAnswer = askProvider
+            ? (yield* provider.ask(apiKey, [{
+              userId,
+              resource: {
+                id: documentId,
+                type: "document",
+                source: question.source ?? "setDocuments",
+                organizationId,
+                ...(folderChain[0] !== undefined && { parentFolderId: folderChain[0] })
+              }
+            }]))[0]
+            : undefined
+          const grants: ReadonlyArray<Grant> = [
+            ...tokenGrants(question.tokenResources ?? [], organizationId),
+            ...stored.grants.map((grant) => ({ ...grant, source: "stored" as const }))
+          ]
+          return decideAccess({
+            organizationId,
+            organizationDisabled,
+            documentId,
+            documentDisabled: document?.disabled ?? false,
+            folderChain,
+            accessType: document !== undefined && !document.inheritAccess ? document.accessType : document?.folderAccessType ?? DEFAULT_ACCESS_TYPE,
+            // A user of the organization: one of its user groups, or an organization-level grant that has not expired.
+            member: stored.inUserGroup || grants.some((grant) => grant.level === "organization" && (grant.expiresAt === undefined || grant.expiresAt > now)),
+            provider: providerAnswer,
+            grants,
+            now
+          })
+        })
+    }
+  })
+}) {}
