@@ -1,6 +1,5 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
@@ -14,7 +13,7 @@ import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
-const toOrganization = (row: OrganizationRow): Schema.Schema.Type<typeof Organization> => ({
+const toOrganization = (row: OrganizationRow): Organization => ({
   ...row.metadata,
   id: row.id,
   organizationName: row.name,
