@@ -2,7 +2,7 @@
  * The joints of the house, checked on the sources: what a folder may import
  * (docs/architecture.md, "Domain events").
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 
@@ -33,6 +33,30 @@ it("sql/ imports no domain folder: the SQL composition root (SqlStorage.ts) stan
   const infrastructure = new Set(["sql", "ports", "crypto", "schema", "Config.ts", "TextOrder.ts"])
   // index.ts is the `@atrium/core/sql` entry: it hands out the composition root with the rest.
   expect([...importedFolders("sql", ["index.ts"])].filter((folder) => !infrastructure.has(folder))).toEqual([])
+})
+
+it("no domain service speaks the wire format: only schemas and operation rows import protocol/Envelope (issue 22)", () => {
+  // Services that still answer envelopes, until their domain's turn in issue 22 item 2: delete an entry once its service returns values.
+  const pending = new Set([
+    "comments/Comments.ts",
+    "deliveries/Attempts.ts",
+    "deliveries/WebhookMessages.ts",
+    "jobs/Jobs.ts",
+    "tokens/Tokens.ts",
+    "webhooks/WebhookConfigs.ts",
+    "webhooks/WebhookEndpoints.ts",
+    "workspace/Workspaces.ts",
+    "workspace/WorkspaceSettings.ts"
+  ])
+  const domains = readdirSync(src).filter((entry) => existsSync(join(src, entry, "operations.ts")))
+  const services = domains.flatMap((domain) =>
+    readdirSync(join(src, domain))
+      .filter((file) => file.endsWith(".ts") && !/(Schemas|[oO]perations)\.ts$/.test(file))
+      .map((file) => `${domain}/${file}`)
+  )
+  expect(services).toContain("documents/Documents.ts")
+  const speaking = services.filter((file) => readFileSync(join(src, file), "utf8").includes(`from "../protocol/Envelope.js"`))
+  expect(speaking.filter((file) => !pending.has(file))).toEqual([])
 })
 
 it("no module of core imports itself back through others", () => {

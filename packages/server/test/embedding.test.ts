@@ -45,7 +45,7 @@ describe("embedding", () => {
     const { added, page } = await Effect.runPromise(
       program.pipe(Effect.provide(atriumLayer({ storage: MemoryStorage, ids: countingIds })))
     )
-    expect(added.data.d1).toEqual({ success: true, id: "id-custom-1", message: "Added Successfully" })
-    expect(page.data).toEqual([{ documentName: "One", disabled: false, accessType: "public", id: "d1" }])
+    expect(added.d1).toEqual({ success: true, id: "id-custom-1", message: "Added Successfully" })
+    expect(page.items).toEqual([{ documentName: "One", disabled: false, accessType: "public", id: "d1" }])
   })
 })

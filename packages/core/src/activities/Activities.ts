@@ -1,6 +1,5 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -29,13 +28,14 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
        * activities/add (docs/compatibility.md, "Activities and presence"). The answer is not keyed by id, so the call
        * is one transaction: every activity is written, or (on a storage failure) none, and with
        * them their events, `<featureType>.<actionType>` carrying the activity as activities/get shows it.
+       * Returns the activities written, as activities/get shows them.
        */
       add: (apiKey: string, input: typeof AddActivitiesInput.Type) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const metadata = { apiKey, documentId: input.documentId, organizationId: input.organizationId }
           const channels = channelsOf(input.organizationId, input.documentId)
-          yield* withTransaction(Effect.gen(function*() {
+          return yield* withTransaction(Effect.gen(function*() {
             const written = yield* Effect.forEach(input.activities, ({ id, timestamp, ...fields }) =>
               Effect.gen(function*() {
                 const activity: Activity = { id: id ?? (yield* ids.make()), ...fields, metadata, timestamp: timestamp ?? now }
@@ -47,9 +47,8 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
               data: activity,
               channels
             })))
+            return written
           }))
-          const message = "Activity(s) added successfully."
-          return success(message, { success: true, message })
         }),
 
       /** Spec activities/get: filters combine; keyset pages over (timestamp, id). */
@@ -73,7 +72,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             read: (after: ActivityCursor | undefined, limit) =>
               repo.page(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) }),
             cursorOf: (activity): ActivityCursor => ({ timestamp: activity.timestamp, id: activity.id }),
-            present: (page) => successPage("Activity(s) retrieved successfully.", page.items, page.next, "pageToken")
+            present: (page) => page
           })
         }),
 
@@ -93,7 +92,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
               return { success: true, message: "Activity updated." }
             }))
           }
-          return success("Activity(s) updated successfully.", data)
+          return data
         }))
     }
   })

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer, answerPage } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   ActivitiesPage,
@@ -9,6 +11,9 @@ import {
 } from "./ActivitySchemas.js"
 import { Activities } from "./Activities.js"
 
+/** activities/add's answer repeats its message as `data` (the hosted service's shape), whatever was added. */
+const ADDED = "Activity(s) added successfully."
+
 export const activityOperations = [
   defineOperation({
     name: "activities.add",
@@ -19,7 +24,8 @@ export const activityOperations = [
     output: AddActivitiesResult,
     organization: (input) => input.organizationId,
     service: Activities,
-    handler: (activities, input, caller) => activities.add(caller.apiKey, input)
+    handler: (activities, input, caller) =>
+      Effect.as(activities.add(caller.apiKey, input), answer(ADDED)({ success: true, message: ADDED }))
   }),
   defineOperation({
     name: "activities.get",
@@ -31,7 +37,8 @@ export const activityOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Activities,
-    handler: (activities, input, caller) => activities.get(caller.apiKey, input)
+    handler: (activities, input, caller) =>
+      Effect.map(activities.get(caller.apiKey, input), answerPage("Activity(s) retrieved successfully.", "pageToken"))
   }),
   defineOperation({
     name: "activities.update",
@@ -42,6 +49,7 @@ export const activityOperations = [
     output: UpdateActivitiesResult,
     organization: (input) => input.organizationId,
     service: Activities,
-    handler: (activities, input, caller) => activities.update(caller.apiKey, input)
+    handler: (activities, input, caller) =>
+      Effect.map(activities.update(caller.apiKey, input), answer("Activity(s) updated successfully."))
   })
 ] as const

@@ -1,6 +1,5 @@
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import { success } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "./AgentExecutionsRepo.js"
@@ -52,7 +51,7 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
             documentId: input.documentId ?? null
           }
           yield* repo.upsert(row)
-          return success("Agent execution recorded successfully.", toExecution(row))
+          return toExecution(row)
         }),
 
       /** Spec: POST /v2/agents/execution/list. Keyset pages on (startedAt, id), so equal start times never repeat or skip. */
@@ -74,7 +73,7 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
             read: (after: ExecutionPosition | undefined, limit) =>
               repo.list(apiKey, filters, { order, limit, ...(after !== undefined && { after }) }),
             cursorOf: (row): ExecutionPosition => ({ startedAt: row.startedAt, id: row.id }),
-            present: (page) => ({ items: page.items.map(toExecution), nextCursor: page.next ?? null, hasMore: page.next !== undefined })
+            present: (page) => ({ items: page.items.map(toExecution), next: page.next })
           })
         })
     }

@@ -1,6 +1,12 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
+import type { Page } from "../protocol/PageTokens.js"
 import { ExecutionsPage, ListExecutionsInput, RecordExecutionInput, RecordExecutionResult } from "./AgentSchemas.js"
 import { Agents } from "./Agents.js"
+
+/** agents/execution/list answers a page without the envelope: its items, the next page's `cursor`, and whether there is one. */
+const executionsPage = <A>(page: Page<A>) => ({ items: page.items, nextCursor: page.next ?? null, hasMore: page.next !== undefined })
 
 export const agentOperations = [
   defineOperation({
@@ -12,7 +18,8 @@ export const agentOperations = [
     output: RecordExecutionResult,
     organization: (input) => input.organizationId,
     service: Agents,
-    handler: (agents, input, caller) => agents.record(caller.apiKey, input)
+    handler: (agents, input, caller) =>
+      Effect.map(agents.record(caller.apiKey, input), answer("Agent execution recorded successfully."))
   }),
   defineOperation({
     name: "agents.execution.list",
@@ -24,6 +31,6 @@ export const agentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Agents,
-    handler: (agents, input, caller) => agents.list(caller.apiKey, input)
+    handler: (agents, input, caller) => Effect.map(agents.list(caller.apiKey, input), executionsPage)
   })
 ] as const

@@ -45,6 +45,7 @@ export const Document = Schema.Struct({
   disabled: Schema.Boolean,
   accessType: Schema.String
 }).annotations({ identifier: "Document" })
+export type Document = typeof Document.Type
 
 export const DocumentsPage = SuccessResult(Schema.Array(Document), { pageToken: optional(Schema.String) })
 

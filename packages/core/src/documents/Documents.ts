@@ -3,16 +3,17 @@ import * as Effect from "effect/Effect"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
-import { success, successPage } from "../protocol/Envelope.js"
-import { PageTokens } from "../protocol/PageTokens.js"
+import { type Page, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
-import type { AddDocumentsV1Input, AddDocumentsV2Input, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
-import { DocumentsRepo, newDocument } from "./DocumentsRepo.js"
+import type { AddDocumentsV1Input, AddDocumentsV2Input, Document, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
+import { DocumentsRepo, type DocumentSummary, newDocument } from "./DocumentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
 type ItemResult = { success: boolean; id: string; message: string; code?: string }
+
+const toDocument = (row: DocumentSummary): Document => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id })
 
 /** Documents of an organization. */
 export class Documents extends Effect.Service<Documents>()("@atrium/core/Documents", {
@@ -104,7 +105,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           for (const document of input.documents) {
             data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "upsert")
           }
-          return success("Document(s) added successfully.", data)
+          return data
         })),
 
       /**
@@ -119,11 +120,11 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           if (Object.values(data).some((item) => !item.success)) {
             return yield* Effect.fail(internal("Error adding document(s).", data) as ApiError<"INTERNAL">)
           }
-          return success("Document(s) added successfully.", data)
+          return data
         }),
 
       /** Spec documents/get: filters combine; keyset pages ordered by document id. */
-      get: (apiKey: string, input: typeof GetDocumentsInput.Type) =>
+      get: (apiKey: string, input: typeof GetDocumentsInput.Type): Effect.Effect<Page<Document>, ApiError<"INVALID_ARGUMENT">> =>
         // No generator: the hottest read (docs/benchmarks.md).
         pageTokens.page({
           scope: { apiKey, operation: "documents.get", filters: [input.organizationId, input.documentIds ?? null, input.folderId ?? null] },
@@ -132,13 +133,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           read: (after: string | undefined, limit) =>
             repo.list(apiKey, input.organizationId, { ids: input.documentIds, folderId: input.folderId, after, limit }),
           cursorOf: (row) => row.id,
-          present: (page) =>
-            successPage(
-              "Document(s) retrieved successfully.",
-              page.items.map((row) => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id })),
-              page.next,
-              "pageToken"
-            )
+          present: (page) => ({ items: page.items.map(toDocument), next: page.next })
         })
     }
   })

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer, answerPage } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddDocumentsResult,
@@ -7,6 +9,9 @@ import {
   GetDocumentsInput
 } from "./DocumentSchemas.js"
 import { Documents } from "./Documents.js"
+
+/** Made once: documents/get is the hottest read, so its row allocates no answer function per request (docs/benchmarks.md). */
+const documentsPage = answerPage("Document(s) retrieved successfully.", "pageToken")
 
 export const documentOperations = [
   defineOperation({
@@ -19,7 +24,7 @@ export const documentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Documents,
-    handler: (documents, input, caller) => documents.get(caller.apiKey, input)
+    handler: (documents, input, caller) => Effect.map(documents.get(caller.apiKey, input), documentsPage)
   }),
   defineOperation({
     name: "organizations.documents.add.v1",
@@ -31,7 +36,8 @@ export const documentOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Documents,
-    handler: (documents, input, caller) => documents.addV1(caller.apiKey, input)
+    handler: (documents, input, caller) =>
+      Effect.map(documents.addV1(caller.apiKey, input), answer("Document(s) added successfully."))
   }),
   defineOperation({
     name: "organizations.documents.add",
@@ -44,6 +50,7 @@ export const documentOperations = [
     strictStatus: "ALREADY_EXISTS",
     organization: (input) => input.organizationId,
     service: Documents,
-    handler: (documents, input, caller) => documents.addV2(caller.apiKey, input)
+    handler: (documents, input, caller) =>
+      Effect.map(documents.addV2(caller.apiKey, input), answer("Document(s) added successfully."))
   })
 ] as const

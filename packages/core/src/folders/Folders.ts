@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type AddFoldersInput, type Folder, type FolderInput, type GetFoldersInput, ROOT } from "./FolderSchemas.js"
 import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
@@ -100,7 +99,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
           for (const folder of input.folders) {
             data[folder.folderId] = yield* addOne(apiKey, input.organizationId, folder, now)
           }
-          return success("Folder created successfully.", data)
+          return data
         })),
 
       /**
@@ -112,12 +111,12 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
         Effect.gen(function*() {
           if (input.folderId === undefined) {
             const rows = yield* repo.listByOrganization(apiKey, input.organizationId)
-            return success("Folder(s) retrieved successfully.", rows.map(toFolder))
+            return rows.map(toFolder)
           }
           const folder = yield* repo.find(apiKey, input.organizationId, input.folderId)
           if (folder === undefined) return yield* notFound("Folder not found.")
           const tree = yield* withSubFolders(apiKey, input.organizationId, folder, input.maxDepth ?? 1)
-          return success("Folder(s) retrieved successfully.", [tree])
+          return [tree]
         })
     }
   })

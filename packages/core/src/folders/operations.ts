@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { AddFoldersInput, AddFoldersResult, FoldersResult, GetFoldersInput } from "./FolderSchemas.js"
 import { Folders } from "./Folders.js"
@@ -13,7 +15,7 @@ export const folderOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Folders,
-    handler: (folders, input, caller) => folders.add(caller.apiKey, input)
+    handler: (folders, input, caller) => Effect.map(folders.add(caller.apiKey, input), answer("Folder created successfully."))
   }),
   defineOperation({
     name: "organizations.folders.get",
@@ -25,6 +27,6 @@ export const folderOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Folders,
-    handler: (folders, input, caller) => folders.get(caller.apiKey, input)
+    handler: (folders, input, caller) => Effect.map(folders.get(caller.apiKey, input), answer("Folder(s) retrieved successfully."))
   })
 ] as const

@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
 import { invalidArgument } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
@@ -79,7 +78,7 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
               return { success: true, id, message: "Judgment recorded." } as ItemResult
             })).pipe(Effect.catchAll((error) => Effect.succeed<ItemResult>({ success: false, id, message: error.message })))
           }
-          return success("Judgment(s) processed successfully.", data)
+          return data
         })),
 
       /** POST /v2/memory/judgments/query (docs/compatibility.md, "Judgments and suggestions"): the newest matches, and how many match in all. */

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddJudgmentsInput,
@@ -19,7 +21,7 @@ export const judgmentOperations = [
     output: AddJudgmentsResult,
     errors: ["INVALID_ARGUMENT"],
     service: Judgments,
-    handler: (memory, input, caller) => memory.add(caller.apiKey, input)
+    handler: (memory, input, caller) => Effect.map(memory.add(caller.apiKey, input), answer("Judgment(s) processed successfully."))
   }),
   defineOperation({
     name: "memory.judgments.query",

@@ -1,7 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
 import { compareText } from "../TextOrder.js"
 import type {
@@ -49,12 +48,12 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
             config: resolve(levels),
             metadata: { organizationId, apiKey, documentId, userId }
           })
-          return success("User config fetched successfully.", [
+          return [
             ...(input.getOrganizationConfig === true ? [entry(null, [organizationRow])] : []),
             ...documentIds.map((documentId) =>
               entry(documentId, [rows.find((row) => row.documentId === documentId), organizationRow])
             )
-          ])
+          ]
         }),
 
       /**
@@ -88,7 +87,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
               message: "User config set successfully."
             }
           }
-          return success("User config set successfully.", data)
+          return data
         })
     }
   })

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   GetNotificationConfigInput,
@@ -17,7 +19,8 @@ export const notificationOperations = [
     output: NotificationConfigsResult,
     organization: (input) => input.organizationId,
     service: NotificationPreferences,
-    handler: (notificationPreferences, input, caller) => notificationPreferences.get(caller.apiKey, input)
+    handler: (notificationPreferences, input, caller) =>
+      Effect.map(notificationPreferences.get(caller.apiKey, input), answer("User config fetched successfully."))
   }),
   defineOperation({
     name: "notifications.config.set",
@@ -28,6 +31,7 @@ export const notificationOperations = [
     output: NotificationConfigSetResult,
     organization: (input) => input.organizationId,
     service: NotificationPreferences,
-    handler: (notificationPreferences, input, caller) => notificationPreferences.set(caller.apiKey, input)
+    handler: (notificationPreferences, input, caller) =>
+      Effect.map(notificationPreferences.set(caller.apiKey, input), answer("User config set successfully."))
   })
 ] as const

@@ -33,6 +33,7 @@ export const Organization = Schema.Struct(
   { id: Schema.String, organizationName: Schema.String, disabled: Schema.Boolean },
   JsonObject
 ).annotations({ identifier: "Organization" })
+export type Organization = typeof Organization.Type
 
 export const BatchWithIdResult = SuccessResult(BatchResult(BatchItemWithId))
 

@@ -1,8 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import type * as Schema from "effect/Schema"
 import { Access } from "../protocol/Access.js"
-import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
 import type {
@@ -15,7 +13,7 @@ import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
-const toOrganization = (row: OrganizationRow): Schema.Schema.Type<typeof Organization> => ({
+const toOrganization = (row: OrganizationRow): Organization => ({
   ...row.metadata,
   id: row.id,
   organizationName: row.name,
@@ -48,7 +46,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
               ? { success: true, id, message: "Updated disable state for organization Successfully" }
               : { success: false, id, message: "Organization does not exist" }
           }
-          return success("Updated disable state for Organization(s) successfully.", data)
+          return data
         })),
 
       /** Adds organizations; an existing one has its name and metadata updated. */
@@ -72,7 +70,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
             }))
             data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
           }
-          return success("Organization(s) added successfully.", data)
+          return data
         })),
 
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
@@ -85,7 +83,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
             read: (after: string | undefined, limit) =>
               repo.list(apiKey, { ...(input.organizationIds && { ids: input.organizationIds }), ...(after !== undefined && { after }), limit }),
             cursorOf: (row) => row.id,
-            present: (page) => successPage("Organization(s) retrieved successfully.", page.items.map(toOrganization), page.next, "nextPageToken")
+            present: (page) => ({ items: page.items.map(toOrganization), next: page.next })
           })
         })
     }

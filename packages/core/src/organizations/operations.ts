@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer, answerPage } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddOrganizationsInput,
@@ -17,7 +19,11 @@ export const organizationOperations = [
     input: DisableStateInput,
     output: BatchWithIdResult,
     service: Organizations,
-    handler: (organizations, input, caller) => organizations.updateDisabledState(caller.apiKey, input)
+    handler: (organizations, input, caller) =>
+      Effect.map(
+        organizations.updateDisabledState(caller.apiKey, input),
+        answer("Updated disable state for Organization(s) successfully.")
+      )
   }),
   defineOperation({
     name: "organizations.add",
@@ -27,7 +33,8 @@ export const organizationOperations = [
     input: AddOrganizationsInput,
     output: BatchWithIdResult,
     service: Organizations,
-    handler: (organizations, input, caller) => organizations.add(caller.apiKey, input)
+    handler: (organizations, input, caller) =>
+      Effect.map(organizations.add(caller.apiKey, input), answer("Organization(s) added successfully."))
   }),
   defineOperation({
     name: "organizations.get",
@@ -38,6 +45,7 @@ export const organizationOperations = [
     output: OrganizationsPage,
     errors: ["INVALID_ARGUMENT"],
     service: Organizations,
-    handler: (organizations, input, caller) => organizations.get(caller.apiKey, input)
+    handler: (organizations, input, caller) =>
+      Effect.map(organizations.get(caller.apiKey, input), answerPage("Organization(s) retrieved successfully.", "nextPageToken"))
   })
 ] as const

@@ -1,11 +1,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
 import { PresenceRepo } from "./PresenceRepo.js"
 import type { PresenceDeleteInput, PresenceWriteInput } from "./PresenceSchemas.js"
-
-const DONE = { success: true } as const
 
 /** The presence list of each document. */
 export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence", {
@@ -40,16 +37,11 @@ export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence"
       }))
 
     return {
-      add: (apiKey: string, input: typeof PresenceWriteInput.Type) =>
-        Effect.as(write(apiKey, input, "add"), success("Presence added successfully.", DONE)),
-      update: (apiKey: string, input: typeof PresenceWriteInput.Type) =>
-        Effect.as(write(apiKey, input, "update"), success("Presence updated successfully.", DONE)),
+      add: (apiKey: string, input: typeof PresenceWriteInput.Type) => write(apiKey, input, "add"),
+      update: (apiKey: string, input: typeof PresenceWriteInput.Type) => write(apiKey, input, "update"),
       /** Spec presence/delete: users not on the list are ignored. */
       delete: (apiKey: string, input: typeof PresenceDeleteInput.Type) =>
-        Effect.as(
-          repo.delete(apiKey, input.organizationId, input.documentId, input.userIds),
-          success("Presence deleted successfully.", DONE)
-        )
+        repo.delete(apiKey, input.organizationId, input.documentId, input.userIds)
     }
   })
 }) {}

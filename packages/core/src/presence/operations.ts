@@ -1,6 +1,11 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { Presence } from "./Presence.js"
 import { PresenceDeleteInput, PresenceResult, PresenceWriteInput } from "./PresenceSchemas.js"
+
+/** A presence call's answer: `{ success: true }` once its writes are done (the service returns nothing). */
+const done = (message: string) => answer(message)({ success: true } as const)
 
 export const presenceOperations = [
   defineOperation({
@@ -12,7 +17,7 @@ export const presenceOperations = [
     output: PresenceResult,
     organization: (input) => input.organizationId,
     service: Presence,
-    handler: (presence, input, caller) => presence.add(caller.apiKey, input)
+    handler: (presence, input, caller) => Effect.as(presence.add(caller.apiKey, input), done("Presence added successfully."))
   }),
   defineOperation({
     name: "presence.update",
@@ -23,7 +28,7 @@ export const presenceOperations = [
     output: PresenceResult,
     organization: (input) => input.organizationId,
     service: Presence,
-    handler: (presence, input, caller) => presence.update(caller.apiKey, input)
+    handler: (presence, input, caller) => Effect.as(presence.update(caller.apiKey, input), done("Presence updated successfully."))
   }),
   defineOperation({
     name: "presence.delete",
@@ -34,6 +39,6 @@ export const presenceOperations = [
     output: PresenceResult,
     organization: (input) => input.organizationId,
     service: Presence,
-    handler: (presence, input, caller) => presence.delete(caller.apiKey, input)
+    handler: (presence, input, caller) => Effect.as(presence.delete(caller.apiKey, input), done("Presence deleted successfully."))
   })
 ] as const

@@ -18,7 +18,7 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
   /**
    * One keyset page: the position `token` carries (none: the first page), `limit + 1` rows read
    * after it to learn whether more exist, and the token of the next page (undefined on the last),
-   * handed to `present` for the operation's answer.
+   * handed to `present` for what the service returns (issue 22: the page, its rows as the domain's records).
    */
   readonly page: <Row, Cursor, Out, E = never>(options: PageOptions<Row, Cursor, Out, E>) => Effect.Effect<Out, E | ApiError<"INVALID_ARGUMENT">>
 }>() {
@@ -41,7 +41,7 @@ export class PageTokens extends Context.Tag("@atrium/core/PageTokens")<PageToken
       return {
         encode,
         decode,
-        // Combinators rather than a generator, and the answer made in the same step as the page:
+        // Combinators rather than a generator, and the page presented in the same step as it is read:
         // every list operation runs this (docs/benchmarks.md).
         page: <Row, Cursor, Out, E>({ cursorOf, limit, present, read, scope, token }: PageOptions<Row, Cursor, Out, E>) => {
           const rows = token === undefined
@@ -65,7 +65,7 @@ export interface PageOptions<Row, Cursor, Out, E> {
   readonly limit: number
   readonly read: (after: Cursor | undefined, limit: number) => Effect.Effect<ReadonlyArray<Row>, E>
   readonly cursorOf: (row: Row) => Cursor
-  /** The operation's answer for one page. */
+  /** What the service returns for one page: the page, or the page with its rows mapped to the domain's records. */
   readonly present: (page: Page<Row>) => Out
 }
 

@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { AddGroupUsersInput, AddUserGroupsInput, DeleteGroupUsersInput } from "./UserGroupSchemas.js"
 import { UserGroupsRepo } from "./UserGroupsRepo.js"
@@ -50,7 +49,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             }))
             data[groupId] = { success: true, id: groupId, message: "Organization user group added." }
           }
-          return success("Organization User Groups added successfully.", data)
+          return data
         })),
 
       addUsers: (apiKey: string, input: typeof AddGroupUsersInput.Type) =>
@@ -63,7 +62,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             yield* withTransaction(repo.addMember(apiKey, organizationId, groupId, userId, now))
             data[userId] = entry(groupId, true, "User added to organization user group.")
           }
-          return success("Added organization users to group successfully.", data)
+          return data
         })),
 
       /** With deleteAll, every member leaves and each is reported; otherwise each listed user. */
@@ -84,7 +83,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
                 : entry(groupId, false, "User is not in the organization user group.")
             }
           }
-          return success("Deleted users from group successfully.", data)
+          return data
         }))
     }
   })

@@ -1,11 +1,9 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import type * as Schema from "effect/Schema"
 import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { pageOf, type PageScope, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -52,13 +50,22 @@ const merge = (base: UserRow, input: typeof UserInput.Type, now: number): UserRo
   }
 }
 
-const toUser = (row: UserRow): Schema.Schema.Type<typeof User> => ({
+const toUser = (row: UserRow): User => ({
   ...(row.email !== null && { email: row.email }),
   ...(row.name !== null && { name: row.name }),
   userId: row.userId
 })
 
 type UserItem = { success: boolean; id?: string; message: string }
+
+/**
+ * One page of users/get: its users, or (with allDocuments and groupByDocumentId) each document's users by
+ * document id, as the answer's `data` carries them; `next` is the next page's token, undefined on the last.
+ */
+export interface UsersListing {
+  readonly items: ReadonlyArray<User> | Readonly<Record<string, ReadonlyArray<User>>>
+  readonly next: string | undefined
+}
 
 /** Users of an API key, and their access to organizations, documents and folders. */
 export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
@@ -168,7 +175,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
           yield* prepare(apiKey, input, scope)
           const data: Record<string, UserItem> = {}
           for (const user of input.users) data[user.userId] = yield* addOne(apiKey, input.organizationId, scope, user)
-          return success("User(s) processed successfully.", data)
+          return data
         })),
 
       /**
@@ -201,14 +208,10 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
             ...(input.organizationUserGroupIds && { groupIds: input.organizationUserGroupIds }),
             limit: limit + 1
           }
-          const withNextToken = <D>(data: D, cursor: unknown) =>
+          const withNextToken = (items: UsersListing["items"], cursor: unknown): Effect.Effect<UsersListing> =>
             cursor === undefined
-              ? Effect.succeed(success("User(s) retrieved successfully.", data))
-              : Effect.map(pageTokens.encode(pageScope, cursor), (token) => ({
-                ...success("User(s) retrieved successfully.", data),
-                nextPageToken: token,
-                pageToken: token
-              }))
+              ? Effect.succeed({ items, next: undefined })
+              : Effect.map(pageTokens.encode(pageScope, cursor), (next) => ({ items, next }))
 
           if (grouped) {
             const cursor = after as readonly [string, string] | undefined
@@ -219,7 +222,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
               }),
               limit
             )
-            const data: Record<string, Array<Schema.Schema.Type<typeof User>>> = {}
+            const data: Record<string, Array<User>> = {}
             for (const { documentId, user } of page.items) (data[documentId] ??= []).push(toUser(user))
             const last = page.items[page.items.length - 1]
             return yield* withNextToken(data, page.hasMore && last ? [last.documentId, last.user.userId] : undefined)
@@ -245,7 +248,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
           const scope = scopeOf(input)
           const data: Record<string, UserItem> = {}
           for (const user of input.users) data[user.userId] = yield* updateOne(apiKey, input.organizationId, scope, user)
-          return success("User(s) processed successfully.", data)
+          return data
         })),
 
       /** Spec users/delete: an unknown user is an entry with success false; one transaction, as add. */
@@ -258,7 +261,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
               ? { success: true, message: "User removed." }
               : { success: false, message: "User does not exist." }
           }
-          return success("User(s) deleted successfully.", data)
+          return data
         }))
     }
   })

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddGroupUsersInput,
@@ -17,7 +19,13 @@ import {
   UsersPage,
   UsersProcessedResult
 } from "./UserSchemas.js"
-import { Users } from "./Users.js"
+import { Users, type UsersListing } from "./Users.js"
+
+const retrieved = answer("User(s) retrieved successfully.")
+
+/** users/get gives the next page's token under both names the spec shows (docs/decisions.md, "Product rulings"). */
+const usersPage = ({ items, next }: UsersListing) =>
+  next === undefined ? retrieved(items) : { ...retrieved(items), nextPageToken: next, pageToken: next }
 
 export const userOperations = [
   defineOperation({
@@ -30,7 +38,7 @@ export const userOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Users,
-    handler: (users, input, caller) => users.add(caller.apiKey, input)
+    handler: (users, input, caller) => Effect.map(users.add(caller.apiKey, input), answer("User(s) processed successfully."))
   }),
   defineOperation({
     name: "users.get",
@@ -42,7 +50,7 @@ export const userOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Users,
-    handler: (users, input, caller) => users.get(caller.apiKey, input)
+    handler: (users, input, caller) => Effect.map(users.get(caller.apiKey, input), usersPage)
   }),
   defineOperation({
     name: "users.update.v1",
@@ -53,7 +61,7 @@ export const userOperations = [
     output: UsersProcessedResult,
     organization: (input) => input.organizationId,
     service: Users,
-    handler: (users, input, caller) => users.update(caller.apiKey, input)
+    handler: (users, input, caller) => Effect.map(users.update(caller.apiKey, input), answer("User(s) processed successfully."))
   }),
   defineOperation({
     name: "users.update",
@@ -64,7 +72,7 @@ export const userOperations = [
     output: UsersProcessedResult,
     organization: (input) => input.organizationId,
     service: Users,
-    handler: (users, input, caller) => users.update(caller.apiKey, input)
+    handler: (users, input, caller) => Effect.map(users.update(caller.apiKey, input), answer("User(s) processed successfully."))
   }),
   defineOperation({
     name: "users.delete",
@@ -75,7 +83,7 @@ export const userOperations = [
     output: UsersDeletedResult,
     organization: (input) => input.organizationId,
     service: Users,
-    handler: (users, input, caller) => users.delete(caller.apiKey, input)
+    handler: (users, input, caller) => Effect.map(users.delete(caller.apiKey, input), answer("User(s) deleted successfully."))
   }),
   defineOperation({
     name: "organizations.usergroups.add",
@@ -87,7 +95,8 @@ export const userOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: UserGroups,
-    handler: (userGroups, input, caller) => userGroups.add(caller.apiKey, input)
+    handler: (userGroups, input, caller) =>
+      Effect.map(userGroups.add(caller.apiKey, input), answer("Organization User Groups added successfully."))
   }),
   defineOperation({
     name: "organizations.usergroups.users.add",
@@ -99,7 +108,8 @@ export const userOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: UserGroups,
-    handler: (userGroups, input, caller) => userGroups.addUsers(caller.apiKey, input)
+    handler: (userGroups, input, caller) =>
+      Effect.map(userGroups.addUsers(caller.apiKey, input), answer("Added organization users to group successfully."))
   }),
   defineOperation({
     name: "organizations.usergroups.users.delete",
@@ -111,6 +121,7 @@ export const userOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: UserGroups,
-    handler: (userGroups, input, caller) => userGroups.deleteUsers(caller.apiKey, input)
+    handler: (userGroups, input, caller) =>
+      Effect.map(userGroups.deleteUsers(caller.apiKey, input), answer("Deleted users from group successfully."))
   })
 ] as const

@@ -25,9 +25,9 @@ const add = (...activities: ReadonlyArray<{ id?: string; timestamp?: number }>) 
 const page = (order: "asc" | "desc", pageToken?: string) =>
   Activities.get(API_KEY, { organizationId: "org", order, pageSize: 2, ...(pageToken !== undefined && { pageToken }) })
     .pipe(Effect.map((result) => ({
-      ids: result.data.map((a) => a.id),
-      keys: result.data.map((a) => [a.timestamp, a.id] as const),
-      pageToken: "pageToken" in result ? result.pageToken : undefined
+      ids: result.items.map((a) => a.id),
+      keys: result.items.map((a) => [a.timestamp, a.id] as const),
+      pageToken: result.next
     })))
 
 /** Three activities at each of the timestamps 100, 200 and 300. */
@@ -101,6 +101,6 @@ describe("activities/get keyset pages", () => {
       yield* TestClock.adjust(5_000)
       yield* add({ id: "late" })
       const all = yield* Activities.get(API_KEY, { organizationId: "org" })
-      expect(all.data.map((a) => [a.id, a.timestamp])).toEqual([["late", 6_000], ["early", 1_000]])
+      expect(all.items.map((a) => [a.id, a.timestamp])).toEqual([["late", 6_000], ["early", 1_000]])
     }).pipe(Effect.provide(layer)))
 })

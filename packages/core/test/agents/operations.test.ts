@@ -135,8 +135,8 @@ forEachBackend("agents/execution", (ctx) => {
       const { atrium, workspace } = ctx()
       const creds = await workspace()
       const stored = await atrium.runtime.runPromise(Agents.record(creds.apiKey, { ...passed, status: "passed" }))
-      expect(stored.data).toEqual({ ...passed, durationMs: 150000, trigger: "standalone" })
-      expect((await list(creds)).items).toEqual([stored.data])
+      expect(stored).toEqual({ ...passed, durationMs: 150000, trigger: "standalone" })
+      expect((await list(creds)).items).toEqual([stored])
     })
   })
 

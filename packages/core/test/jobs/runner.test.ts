@@ -33,7 +33,7 @@ const addActivities = (organizationId: string, userId: string, documentIds: Read
 const activityUsers = (organizationId: string, documentId?: string) =>
   Effect.map(
     Activities.get(KEY, { organizationId, ...(documentId !== undefined && { documentId }) }),
-    (page) => page.data.map((activity) => activity.actionUser.userId).sort()
+    (page) => page.items.map((activity) => activity.actionUser.userId).sort()
   )
 
 const deletionStatus = (jobId: string) => Effect.map(Jobs.userDataDeletionStatus(KEY, { jobId }), (result) => result.data)
