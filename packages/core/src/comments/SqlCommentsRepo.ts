@@ -1,14 +1,14 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { makeStoredDecoder } from "../protocol/Decode.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
+import { makeStoredDecoder } from "../schema/StoredDecoder.js"
 import { AnnotationRecord, CommentRecord, ReactionRecord } from "./CommentSchemas.js"
 import { type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type ReactionRow } from "./CommentsRepo.js"
 
-// Each stored record is decoded as it is read, with decoders made once: a read of 50 threads decodes 300 records.
+// Each stored record is decoded as it is read, with decoders made once (a read of 50 threads decodes 300 records).
 const annotationRecord = makeStoredDecoder(AnnotationRecord)
 const commentRecord = makeStoredDecoder(CommentRecord)
 const reactionRecord = makeStoredDecoder(ReactionRecord)

@@ -52,19 +52,3 @@ export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
     return value === UNDECIDED ? decodeWithIssues(data) : Either.right(value as I)
   }
 }
-
-/**
- * A decoder for what storage hands back, a record Atrium wrote: the compiled path when it vouches
- * for the value (the usual case, cheap enough for every row of a read), Effect's decoder otherwise,
- * which drops keys the schema does not know. A value that does not match throws: a defect, since
- * storage holds a record no version of Atrium wrote.
- */
-export const makeStoredDecoder = <A, I>(schema: Schema.Schema<A, I, never>): (stored: unknown) => A => {
-  const decode = Schema.decodeUnknownSync(schema)
-  const compiled = compileDecoder(schema.ast)
-  if (compiled === undefined) return decode
-  return (stored) => {
-    const value = compiled(stored)
-    return value === UNDECIDED ? decode(stored) : value as A
-  }
-}
