@@ -163,49 +163,130 @@ export interface CommentStatus {
   readonly iconUrl?: string
 }
 
-export type CommentAnnotation = {
+export interface CommentAnnotation {
+  readonly type: "comment" | "suggestion"
+  readonly commentType: "manual" | "chart" | "suggestion"
+  readonly from: CommentUserRecord
+  readonly status: CommentStatusRecord
+  readonly visibilityConfig: {
+    readonly type: "public" | "organizationPrivate" | "restricted"
+    readonly organizationId?: string
+    readonly userIds?: ReadonlyArray<string>
+  }
+  readonly location?: {
+    readonly id: string | number
+    readonly locationName?: string
+  } & {
+    readonly [key: string]: unknown
+  }
+  readonly locationId?: string
+  readonly targetElement?: {
+    readonly elementId?: string
+    readonly targetText?: string
+    readonly occurrence?: number
+    readonly selectAllContent?: boolean
+  }
+  readonly assignedTo?: CommentUserRecord
+  readonly priority?: {
+    readonly id: string
+    readonly name: string
+    readonly color?: string
+    readonly lightColor?: string
+  }
+  readonly context?: {
+    readonly [key: string]: unknown
+  }
+  readonly suggestion?: {
+    readonly [key: string]: unknown
+  }
+  readonly statusUpdatedByUserId?: string
+  readonly resolvedByUserId?: string
   readonly annotationId: string
   readonly annotationNumber: number
-  readonly type: "comment" | "suggestion"
   readonly sourceType: "rest-api"
   readonly createdAt: number
   readonly lastUpdated: number
-  readonly from: {
-    readonly [key: string]: unknown
-  }
-  readonly status: {
-    readonly [key: string]: unknown
-  }
-  readonly visibilityConfig: {
-    readonly [key: string]: unknown
-  }
   readonly metadata: {
     readonly apiKey: string
     readonly organizationId: string
     readonly documentId: string
   }
   readonly comments: ReadonlyArray<Comment>
+}
+
+export type CommentUserRecord = {
+  readonly userId: string
+  readonly name?: string
+  readonly email?: string
 } & {
   readonly [key: string]: unknown
 }
 
-export type Comment = {
+export interface CommentStatusRecord {
+  readonly id: string
+  readonly name: string
+  readonly type: "default" | "ongoing" | "terminal"
+  readonly color?: string
+  readonly lightColor?: string
+  readonly svg?: string
+  readonly iconUrl?: string
+}
+
+export interface Comment {
   readonly commentId: number
   readonly type: "text"
-  readonly status: "added" | "updated"
-  readonly from: {
+  readonly commentText?: string
+  readonly commentHtml?: string
+  readonly context?: {
     readonly [key: string]: unknown
   }
+  readonly isCommentResolverUsed?: boolean
+  readonly isCommentTextAvailable?: boolean
+  readonly from: CommentUserRecord
+  readonly taggedUserContacts: ReadonlyArray<{
+    readonly userId: string
+    readonly text?: string
+    readonly contact?: {
+      readonly userId: string
+      readonly name?: string
+      readonly email?: string
+    } & {
+      readonly [key: string]: unknown
+    }
+  }>
+  readonly attachments: ReadonlyArray<{
+    readonly attachmentId: number
+    readonly name?: string
+    readonly bucketPath?: string
+    readonly size?: number
+    readonly type?: string
+    readonly url?: string
+    readonly thumbnail?: string
+    readonly mimeType?: string
+    readonly metadata?: {
+      readonly [key: string]: unknown
+    }
+  }>
+  readonly status: "added" | "updated"
   readonly createdAt: number
   readonly lastUpdated: string
-  readonly taggedUserContacts: ReadonlyArray<unknown>
-  readonly attachments: ReadonlyArray<unknown>
   readonly reactionAnnotationIds: ReadonlyArray<string>
-  readonly reactionAnnotations: ReadonlyArray<{
-    readonly [key: string]: unknown
+  readonly reactionAnnotations: ReadonlyArray<CommentReactionAnnotation>
+}
+
+export interface CommentReactionAnnotation {
+  readonly annotationId: string
+  readonly type: "reaction"
+  readonly icon: string
+  readonly iconUrl?: string
+  readonly iconEmoji?: string
+  readonly iconSvg?: string
+  readonly commentAnnotationId: string
+  readonly fromUsers: ReadonlyArray<{
+    readonly from: CommentUserRecord
+    readonly lastUpdated: number
   }>
-} & {
-  readonly [key: string]: unknown
+  readonly lastUpdated: number
 }
 
 export interface AdvancedWebhookConfig {

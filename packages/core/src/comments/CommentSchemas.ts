@@ -1,3 +1,4 @@
+import type * as Arr from "effect/Array"
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { capTogether, Email, EpochMillis, Id, IntRange, JsonObject, List, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
@@ -23,8 +24,11 @@ const FilterIds = NonEmptyIds(30)
 /** 1 to MAX_BATCH entries. */
 const batchOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_BATCH)
 
-/** 1 to MAX_COMMENTS_PER_CALL comments. */
-const commentsOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_COMMENTS_PER_CALL)
+/** 1 to MAX_COMMENTS_PER_CALL comments, typed non-empty: a thread's first comment is always there. */
+const commentsOf = <S extends Schema.Schema.Any>(item: S) =>
+  NonEmptyList(item, MAX_COMMENTS_PER_CALL).pipe(
+    Schema.filter((list): list is Arr.NonEmptyReadonlyArray<Schema.Schema.Type<S>> => list.length > 0)
+  )
 
 /** A caller-supplied thread id: an id without `:` (the facts). */
 export const AnnotationId = Id.pipe(Schema.pattern(/^[^:]*$/, { message: () => "must not contain ':'" }))
@@ -260,10 +264,13 @@ export const GetCommentsInput = Schema.Struct({
   commentIds: optional(List(CommentId, 1000))
 })
 
+/** How to draw a reaction of one's own. */
+const CustomReaction = Schema.Struct({ url: optional(Text(2048)), svg: optional(Text(100_000)), emoji: optional(Text(100)) })
+
 /** An emoji by id (e.g. `HEART_FACE`), and how to draw one of your own (the SDK's reaction shape). */
 const Reaction = Schema.Struct({
   reactionId: Id,
-  customReaction: optional(Schema.Struct({ url: optional(Text(2048)), svg: optional(Text(100_000)), emoji: optional(Text(100)) }))
+  customReaction: optional(CustomReaction)
 })
 
 /** reactions/add and reactions/delete: `from` reacted (or stops reacting) to the thread's comment. */
@@ -302,41 +309,109 @@ export const CountAnnotationsResult = SuccessResult(
   Schema.Record({ key: Schema.String, value: Schema.Struct({ total: Schema.Number, unread: Schema.Number }) })
 )
 
-/** A comment as reads answer it: `createdAt` in ms, `lastUpdated` ISO 8601 (the facts). */
-export const Comment = Schema.Struct(
-  {
-    commentId: Schema.Number,
-    type: Schema.Literal("text"),
-    status: Schema.Literal("added", "updated"),
-    from: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    createdAt: Schema.Number,
-    lastUpdated: Schema.String,
-    taggedUserContacts: Schema.Array(Schema.Unknown),
-    attachments: Schema.Array(Schema.Unknown),
-    reactionAnnotationIds: Schema.Array(Schema.String),
-    /** One per emoji, with the users who reacted with it (the facts' REST read shape). */
-    reactionAnnotations: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-  },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "Comment" })
+/**
+ * What a thread, a comment and a reaction are stored as, and so what reads answer: the shapes
+ * the caller sent, without the limits a request is held to (a record accepted under other limits
+ * still reads back). SqlCommentsRepo decodes what it reads with these records; the output
+ * schemas below are built on the same fields, so the OpenAPI document types every field a read
+ * answers (docs/decisions.md, "Comments").
+ */
+const withoutLimits = <A, I>(schema: Schema.Schema<A, I, never>, identifier?: string) => {
+  const shape = Schema.encodedSchema(schema)
+  return identifier === undefined ? shape : shape.annotations({ identifier })
+}
+
+/** A user as stored and read back: `userId`, what the caller knew of them, and any other keys they sent. */
+export const UserRecord = withoutLimits(User, "CommentUserRecord")
+export type UserRecord = typeof UserRecord.Type
+
+export const StatusRecord = withoutLimits(Status, "CommentStatusRecord")
+
+/** A thread as stored (`comment_annotations.record`): every field but those with a column of their own. */
+export const AnnotationRecord = Schema.Struct({
+  type: Schema.Literal("comment", "suggestion"),
+  commentType: Schema.Literal("manual", "chart", "suggestion"),
+  /** The author of the thread's first comment. */
+  from: UserRecord,
+  status: StatusRecord,
+  visibilityConfig: withoutLimits(Visibility),
+  location: optional(withoutLimits(Location)),
+  /** `location.id` as text: what `locationIds` filters by. */
+  locationId: optional(Schema.String),
+  targetElement: optional(withoutLimits(TargetElement)),
+  assignedTo: optional(UserRecord),
+  priority: optional(withoutLimits(Priority)),
+  context: optional(JsonObject),
+  suggestion: optional(JsonObject),
+  statusUpdatedByUserId: optional(Schema.String),
+  /** Only while the status is terminal. */
+  resolvedByUserId: optional(Schema.String)
+})
+export type AnnotationRecord = typeof AnnotationRecord.Type
+
+/** A comment as stored (`comments.record`): what the caller sent, less what has a column or asks for a side effect. */
+export const CommentRecord = Schema.Struct({
+  commentText: optional(Schema.String),
+  commentHtml: optional(Schema.String),
+  context: optional(JsonObject),
+  isCommentResolverUsed: optional(Schema.Boolean),
+  isCommentTextAvailable: optional(Schema.Boolean),
+  from: UserRecord,
+  taggedUserContacts: Schema.Array(withoutLimits(TaggedUserContact)),
+  attachments: Schema.Array(withoutLimits(Attachment)),
+  /** "updated" once comments/update changed it. */
+  status: Schema.Literal("added", "updated")
+})
+export type CommentRecord = typeof CommentRecord.Type
+
+/** A reaction as stored (`comment_reactions.record`): who reacted, and how to draw a reaction of their own. */
+export const ReactionRecord = Schema.Struct({
+  from: UserRecord,
+  customReaction: optional(withoutLimits(CustomReaction))
+})
+export type ReactionRecord = typeof ReactionRecord.Type
+
+/** The reactions to a comment with one emoji, as reads show them (the facts' REST read shape). */
+export const ReactionAnnotation = Schema.Struct({
+  /** `<annotationId>:<commentId>:<reactionId>` */
+  annotationId: Schema.String,
+  type: Schema.Literal("reaction"),
+  /** The emoji's id. */
+  icon: Schema.String,
+  iconUrl: optional(Schema.String),
+  iconEmoji: optional(Schema.String),
+  iconSvg: optional(Schema.String),
+  /** The thread. */
+  commentAnnotationId: Schema.String,
+  fromUsers: Schema.Array(Schema.Struct({ from: UserRecord, lastUpdated: Schema.Number })),
+  lastUpdated: Schema.Number
+}).annotations({ identifier: "CommentReactionAnnotation" })
+export type ReactionAnnotation = typeof ReactionAnnotation.Type
+
+/** A comment as reads answer it: its record, `createdAt` in ms, `lastUpdated` ISO 8601 (the facts), its reactions. */
+export const Comment = Schema.Struct({
+  commentId: Schema.Number,
+  type: Schema.Literal("text"),
+  ...CommentRecord.fields,
+  createdAt: Schema.Number,
+  lastUpdated: Schema.String,
+  reactionAnnotationIds: Schema.Array(Schema.String),
+  /** One per emoji, with the users who reacted with it. */
+  reactionAnnotations: Schema.Array(ReactionAnnotation)
+}).annotations({ identifier: "Comment" })
 export type Comment = typeof Comment.Type
 
-export const CommentAnnotation = Schema.Struct(
-  {
-    annotationId: Schema.String,
-    annotationNumber: Schema.Number,
-    type: Schema.Literal("comment", "suggestion"),
-    sourceType: Schema.Literal("rest-api"),
-    createdAt: Schema.Number,
-    lastUpdated: Schema.Number,
-    from: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    status: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    visibilityConfig: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    metadata: Schema.Struct({ apiKey: Schema.String, organizationId: Schema.String, documentId: Schema.String }),
-    comments: Schema.Array(Comment)
-  },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "CommentAnnotation" })
+/** A thread as reads answer it: its record, its columns, and its comments. */
+export const CommentAnnotation = Schema.Struct({
+  ...AnnotationRecord.fields,
+  annotationId: Schema.String,
+  annotationNumber: Schema.Number,
+  sourceType: Schema.Literal("rest-api"),
+  createdAt: Schema.Number,
+  lastUpdated: Schema.Number,
+  metadata: Schema.Struct({ apiKey: Schema.String, organizationId: Schema.String, documentId: Schema.String }),
+  comments: Schema.Array(Comment)
+}).annotations({ identifier: "CommentAnnotation" })
 export type CommentAnnotation = typeof CommentAnnotation.Type
 
 const AddedAnnotation = Schema.Struct({

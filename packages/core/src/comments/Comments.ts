@@ -1,24 +1,28 @@
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
 import { ActivitiesRepo } from "../activities/ActivitiesRepo.js"
 import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
 import { Events, type NewEvent } from "../events/Events.js"
-import { channelsOf } from "../events/Channels.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { alreadyExists, type ApiError, invalidArgument, notFound } from "../protocol/ApiError.js"
-import { success, successPage } from "../protocol/Envelope.js"
-import { PageTokens } from "../protocol/PageTokens.js"
+import { type Page, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
+import { commentsAdded, commentsDeleted, commentsUpdated, reactionChanged, threadAdded, threadUpdated } from "./CommentEvents.js"
+import { groupBy, reactionAnnotationId, toAnnotation, toComment } from "./CommentPresenters.js"
 import {
   type AddAnnotationsInput,
   type AddCommentsInput,
+  type AnnotationChanges,
   type AnnotationInput,
+  type AnnotationRecord,
   type Comment,
-  type CountAnnotationsInput,
   type CommentAnnotation,
   type CommentInput,
+  type CommentRecord,
+  type CountAnnotationsInput,
   type DeleteAnnotationsInput,
   type DeleteCommentsInput,
   type GetAnnotationsInput,
@@ -27,7 +31,8 @@ import {
   OPEN_STATUS,
   type ReactionInput,
   type UpdateAnnotationsInput,
-  type UpdateCommentsInput
+  type UpdateCommentsInput,
+  type UserRecord
 } from "./CommentSchemas.js"
 import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type ReactionRow } from "./CommentsRepo.js"
 
@@ -40,74 +45,44 @@ const MAX_UPDATED = 1000
 const COMMENT_ID_MIN = 100_000
 const COMMENT_ID_SPAN = 900_000
 
-/** The id of a comment's reactions with one emoji: the facts' reads name each such group. */
-export const reactionAnnotationId = (r: Pick<ReactionRow, "annotationId" | "commentId" | "reactionId">) =>
-  `${r.annotationId}:${r.commentId}:${r.reactionId}`
-
-/** Rows grouped by a key, in their order. */
-const groupBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => string | number): Map<string | number, Array<A>> => {
-  const groups = new Map<string | number, Array<A>>()
-  for (const row of rows) {
-    const group = groups.get(key(row))
-    if (group === undefined) groups.set(key(row), [row])
-    else group.push(row)
-  }
-  return groups
-}
-
-/** A comment's reactions as the facts' REST reads show them: one reaction annotation per emoji, with `fromUsers`. */
-const reactionAnnotations = (reactions: ReadonlyArray<ReactionRow>) =>
-  [...groupBy(reactions, (r) => r.reactionId).values()].map((group) => {
-    const first = group[0]!
-    const custom = first.record.customReaction as { url?: string; svg?: string; emoji?: string } | undefined
-    return {
-      annotationId: reactionAnnotationId(first),
-      type: "reaction",
-      icon: first.reactionId,
-      ...(custom?.url !== undefined && { iconUrl: custom.url }),
-      ...(custom?.emoji !== undefined && { iconEmoji: custom.emoji }),
-      ...(custom?.svg !== undefined && { iconSvg: custom.svg }),
-      commentAnnotationId: first.annotationId,
-      fromUsers: group.map((r) => ({ from: r.record.from, lastUpdated: r.createdAt })),
-      lastUpdated: Math.max(...group.map((r) => r.createdAt))
-    }
-  })
-
-/** A comment as reads answer it (the facts: `createdAt` in ms, `lastUpdated` ISO 8601), with its reactions. */
-export const toComment = (row: CommentRow, reactions: ReadonlyArray<ReactionRow> = []): Comment => {
-  const grouped = reactionAnnotations(reactions)
-  return {
-    commentId: row.id,
-    type: "text",
-    status: "added",
-    taggedUserContacts: [],
-    attachments: [],
-    ...(row.record as Omit<Comment, "commentId" | "createdAt" | "lastUpdated" | "reactionAnnotationIds" | "reactionAnnotations">),
-    from: row.record.from as Comment["from"],
-    createdAt: row.createdAt,
-    lastUpdated: new Date(row.lastUpdated).toISOString(),
-    reactionAnnotationIds: grouped.map((g) => g.annotationId),
-    reactionAnnotations: grouped
-  }
-}
-
-/** A thread as reads answer it, with its comments and their reactions. */
-export const toAnnotation = (row: AnnotationRow, comments: ReadonlyArray<CommentRow>, reactions: ReadonlyArray<ReactionRow> = []): CommentAnnotation => ({
-  // Written by addAnnotations: type, commentType, from, status and visibilityConfig are always there.
-  ...(row.record as unknown as Pick<CommentAnnotation, "type" | "from" | "status" | "visibilityConfig">),
-  annotationId: row.id,
-  annotationNumber: row.annotationNumber,
-  sourceType: "rest-api",
-  createdAt: row.createdAt,
-  lastUpdated: row.lastUpdated,
-  metadata: { apiKey: row.apiKey, organizationId: row.organizationId, documentId: row.documentId },
-  comments: comments.map((comment) => toComment(comment, reactions.filter((r) => r.commentId === comment.id)))
-})
-
 /** A comment's stored fields: what the caller sent, less what has a column or asks for a side effect. */
-const commentRecord = (input: typeof CommentInput.Type): Record<string, unknown> => {
+const commentRecord = (input: typeof CommentInput.Type): CommentRecord => {
   const { commentId: _id, createdAt: _c, lastUpdated: _l, triggerActivities: _a, triggerNotification: _n, ...kept } = input
   return { taggedUserContacts: [], attachments: [], ...kept, status: "added" }
+}
+
+/** A user moved by commentannotations/update's `updateUsers`. */
+type UserMove = NonNullable<(typeof UpdateAnnotationsInput.Type)["updateUsers"]>[number]
+
+/** A user reference rewritten by updateUsers, when it names the old user (the same object otherwise). */
+const rewriteUser = (user: UserRecord, moves: ReadonlyArray<UserMove>): UserRecord =>
+  moves.find((m) => m.oldUser.userId === user.userId)?.newUser ?? user
+
+/**
+ * A thread's record after commentannotations/update (docs/decisions.md, "Comments"): each field
+ * sent replaces the stored one; `null` clears the two user ids; a status that is not terminal
+ * clears who resolved it, whatever was sent; `moves` rewrite the author and the assignee.
+ */
+const changedRecord = (before: AnnotationRecord, changes: typeof AnnotationChanges.Type, moves: ReadonlyArray<UserMove>): AnnotationRecord => {
+  const { createdAt: _c, lastUpdated: _l, location, resolvedByUserId, status, statusUpdatedByUserId, visibility, ...plain } = changes
+  const { resolvedByUserId: resolvedBefore, statusUpdatedByUserId: updatedByBefore, ...kept } = before
+  const next: AnnotationRecord = {
+    ...kept,
+    ...plain,
+    ...(location !== undefined && { location, locationId: String(location.id) }),
+    ...(visibility !== undefined && { visibilityConfig: visibility }),
+    ...(status !== undefined && { status })
+  }
+  const updatedBy = statusUpdatedByUserId === undefined ? updatedByBefore : statusUpdatedByUserId ?? undefined
+  // Only a terminal status has someone who resolved it (the facts).
+  const resolvedBy = next.status.type !== "terminal" ? undefined : resolvedByUserId === undefined ? resolvedBefore : resolvedByUserId ?? undefined
+  return {
+    ...next,
+    ...(updatedBy !== undefined && { statusUpdatedByUserId: updatedBy }),
+    ...(resolvedBy !== undefined && { resolvedByUserId: resolvedBy }),
+    ...(moves.length > 0 && { from: rewriteUser(next.from, moves) }),
+    ...(moves.length > 0 && next.assignedTo !== undefined && { assignedTo: rewriteUser(next.assignedTo, moves) })
+  }
 }
 
 /** One entry of a batch that cannot be written, and why. */
@@ -129,7 +104,23 @@ const refuseBatch = (what: string, keys: ReadonlyArray<string>, refusals: Readon
   return refusals.some((r) => r.exists) ? alreadyExists(message, details) : invalidArgument(message, details)
 }
 
-/** Comment threads and their comments, with their events. */
+/** Duplicate comment ids within one list of comments. */
+const duplicateCommentIds = (inputs: ReadonlyArray<{ readonly commentId?: number }>, taken: ReadonlySet<number>) => {
+  const seen = new Set<number>()
+  const out: Array<{ readonly id: number; readonly exists: boolean }> = []
+  for (const { commentId } of inputs) {
+    if (commentId === undefined) continue
+    if (taken.has(commentId)) out.push({ id: commentId, exists: true })
+    else if (seen.has(commentId)) out.push({ id: commentId, exists: false })
+    seen.add(commentId)
+  }
+  return out
+}
+
+/**
+ * Comment threads, their comments and reactions, with their events. Methods answer domain
+ * values (threads, comments, the ids changed); the operation rows (operations.ts) make them answers.
+ */
 export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments", {
   accessors: true,
   effect: Effect.gen(function*() {
@@ -197,13 +188,13 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
       firstSeq: number,
       now: number
     ) =>
-      inputs.map((input, i): CommentRow => {
+      Arr.zip(inputs, commentIds).map(([input, id], i): CommentRow => {
         const createdAt = input.createdAt ?? now
         return {
           apiKey,
           organizationId,
           annotationId,
-          id: commentIds[i]!,
+          id,
           createdBy: input.from.userId,
           createdAt,
           lastUpdated: input.lastUpdated ?? createdAt,
@@ -211,18 +202,6 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           record: commentRecord(input)
         }
       })
-
-    /** An event about a thread (and the comment it happened to), as the facts' advanced payload carries it. */
-    const commentEvent = (type: string, annotation: CommentAnnotation, targetComment: Comment | undefined, actionUser: unknown): NewEvent => ({
-      type,
-      channels: channelsOf(annotation.metadata.organizationId, annotation.metadata.documentId),
-      data: {
-        commentAnnotation: annotation,
-        ...(targetComment !== undefined && { targetComment }),
-        actionUser,
-        metadata: annotation.metadata
-      }
-    })
 
     /** The document's thread, or NOT_FOUND (another document's or another key's thread included). */
     const threadIn = (apiKey: string, organizationId: string, documentId: string, annotationId: string) =>
@@ -241,12 +220,17 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         return rows.map((row) => toAnnotation(row, comments.get(row.id) ?? [], reactions.get(row.id) ?? []))
       })
 
-    /** comment.reaction_add/_delete: the thread and comment after the change, and which reaction (`reaction`, beyond the facts). */
-    const reactionEvent = (type: string, annotation: AnnotationRow, input: typeof ReactionInput.Type) =>
-      events.emit(annotation.apiKey, Effect.map(present(annotation.apiKey, annotation.organizationId, [annotation]), ([after]) => {
-        const event = commentEvent(type, after!, after!.comments.find((c) => c.commentId === input.commentId), input.from)
-        return [{ ...event, data: { ...event.data, reaction: input.reaction } }]
-      }))
+    /** One thread as reads answer it, as stored now (the payload of its events). */
+    const presentThread = (row: AnnotationRow) =>
+      Effect.zipWith(
+        repo.listComments(row.apiKey, row.organizationId, [row.id]),
+        repo.listReactions(row.apiKey, row.organizationId, [row.id]),
+        (comments, reactions) => toAnnotation(row, comments, reactions)
+      )
+
+    /** Emits the events of a change to `thread`, built (the thread re-read) only when someone listens. */
+    const emitAbout = (thread: AnnotationRow, build: (after: CommentAnnotation) => ReadonlyArray<NewEvent>) =>
+      events.emit(thread.apiKey, Effect.map(presentThread(thread), build))
 
     /**
      * The activity record of a comment sent with `triggerActivities: true` (featureType `comment`,
@@ -254,7 +238,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
      */
     const recordActivity = (annotation: CommentAnnotation, comment: Comment, actionType: string) =>
       Effect.gen(function*() {
-        const { email, name, userId } = comment.from as { userId: string; name?: string; email?: string }
+        const { email, name, userId } = comment.from
         const actionUser = { userId, ...(name !== undefined && { name }), ...(email !== undefined && { email }) }
         yield* activities.put({
           id: yield* ids.make(),
@@ -271,29 +255,9 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         })
       })
 
-    /** A user reference rewritten by updateUsers, when it names the old user. */
-    const rewriteUser = (user: unknown, moves: ReadonlyArray<{ readonly oldUser: { readonly userId: string }; readonly newUser: object }>) => {
-      const userId = (user as { userId?: unknown } | undefined)?.userId
-      const move = moves.find((m) => m.oldUser.userId === userId)
-      return move === undefined ? user : move.newUser
-    }
-
-    /** Duplicate comment ids within one list of comments. */
-    const duplicateCommentIds = (inputs: ReadonlyArray<{ readonly commentId?: number }>, taken: ReadonlySet<number>) => {
-      const seen = new Set<number>()
-      const out: Array<{ readonly id: number; readonly exists: boolean }> = []
-      for (const { commentId } of inputs) {
-        if (commentId === undefined) continue
-        if (taken.has(commentId)) out.push({ id: commentId, exists: true })
-        else if (seen.has(commentId)) out.push({ id: commentId, exists: false })
-        seen.add(commentId)
-      }
-      return out
-    }
-
     return {
-      /** commentannotations/add: every thread with its comments, or (any entry failing) none. */
-      addAnnotations: (apiKey: string, input: typeof AddAnnotationsInput.Type) =>
+      /** commentannotations/add: every thread with its comments, or (any entry failing) none; the threads added. */
+      addAnnotations: (apiKey: string, input: typeof AddAnnotationsInput.Type): Effect.Effect<ReadonlyArray<CommentAnnotation>, ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT">> =>
         Effect.gen(function*() {
           const { documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
@@ -302,7 +266,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             // Unnamed entries are keyed by their place in the request, as the facts key denied ones.
             entries.push({ entry, id: entry.annotationId ?? (yield* ids.make(undefined, 20)), key: entry.annotationId ?? `__index:${index}` })
           }
-          const added = yield* withTransaction(Effect.gen(function*() {
+          return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
             // Checked in the transaction: a thread added meanwhile under the same id is found here
             // (or, added to another document, makes the insert lose the race and this run again).
@@ -312,18 +276,18 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             for (const { entry, id, key } of entries) {
               if (existing.has(id)) refusals.push({ key, exists: true, message: `Annotation ${id} already exists.` })
               else if (seen.has(id)) refusals.push({ key, exists: false, message: `Annotation ${id} appears more than once in this request.` })
-              const duplicates = duplicateCommentIds(entry.commentData, new Set())
-              if (duplicates.length > 0) {
-                refusals.push({ key, exists: false, message: `Comment ${duplicates[0]!.id} appears more than once in annotation ${id}.` })
+              const [duplicate] = duplicateCommentIds(entry.commentData, new Set())
+              if (duplicate !== undefined) {
+                refusals.push({ key, exists: false, message: `Comment ${duplicate.id} appears more than once in annotation ${id}.` })
               }
               seen.add(id)
             }
             if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
             yield* ensureContainers(apiKey, input, now)
-            const out: Array<{ readonly annotation: CommentAnnotation }> = []
+            const added: Array<CommentAnnotation> = []
             for (const { entry, id } of entries) {
               const commentIds = yield* assignCommentIds(entry.commentData, new Set(entry.commentData.flatMap((c) => c.commentId ?? [])))
-              const first = entry.commentData[0]!
+              const [first] = entry.commentData
               const createdAt = entry.createdAt ?? first.createdAt ?? now
               const status = entry.status ?? OPEN_STATUS
               const row: AnnotationRow = {
@@ -357,31 +321,24 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
               yield* repo.insertAnnotation(row)
               yield* repo.insertComments(comments)
               const annotation = toAnnotation(row, comments)
-              for (const [i, input] of entry.commentData.entries()) {
-                if (input.triggerActivities === true) {
-                  yield* recordActivity(annotation, annotation.comments[i]!, i === 0 ? "comment_annotation.add" : "comment.add")
+              for (const [i, comment] of annotation.comments.entries()) {
+                if (entry.commentData[i]?.triggerActivities === true) {
+                  yield* recordActivity(annotation, comment, i === 0 ? "comment_annotation.add" : "comment.add")
                 }
               }
-              out.push({ annotation })
+              added.push(annotation)
             }
-            yield* events.emit(apiKey, out.map(({ annotation }) =>
-              commentEvent("comment_annotation.add", annotation, annotation.comments[0], annotation.comments[0]?.from)))
-            return out
+            yield* events.emit(apiKey, added.map(threadAdded))
+            return added
           }))
-          const data: Record<string, { success: boolean; annotationId: string; commentIds: Array<number>; message: string }> = {}
-          for (const { annotation } of added) {
-            data[annotation.annotationId] = {
-              success: true,
-              annotationId: annotation.annotationId,
-              commentIds: annotation.comments.map((c) => c.commentId),
-              message: "Added Successfully"
-            }
-          }
-          return success("Comment Annotation(s) added successfully.", data)
         }),
 
-      /** commentannotations/get: filters combine; keyset pages over (lastUpdated, annotationId). */
-      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type) =>
+      /**
+       * commentannotations/get: filters combine; keyset pages over (lastUpdated, annotationId). On
+       * the last page, a requested id the organization does not have is a `null`, once (the facts),
+       * unless the threads are grouped by document.
+       */
+      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type): Effect.Effect<Page<CommentAnnotation | null>, ApiError<"INVALID_ARGUMENT">> =>
         Effect.gen(function*() {
           const order = input.order ?? "desc"
           const documentIds = [...new Set([...(input.documentIds ?? []), ...(input.documentId !== undefined ? [input.documentId] : [])])].sort()
@@ -407,39 +364,28 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             present: (page) => page
           })
           const annotations = yield* present(apiKey, input.organizationId, page.items)
-          if (input.groupByDocumentId === true) {
-            const grouped: Record<string, Array<CommentAnnotation>> = {}
-            for (const annotation of annotations) (grouped[annotation.metadata.documentId] ??= []).push(annotation)
-            return successPage("Annotations fetched successfully.", grouped, page.next, "nextPageToken")
-          }
-          // A requested id the organization does not have answers null, once, on the last page (the facts).
-          const missing = input.annotationIds === undefined || page.next !== undefined ? [] : yield* Effect.map(
+          const missing = input.annotationIds === undefined || page.next !== undefined || input.groupByDocumentId === true ? [] : yield* Effect.map(
             repo.existingAnnotations(apiKey, input.organizationId, input.annotationIds),
             (found) => [...new Set(input.annotationIds)].filter((id) => !found.includes(id))
           )
-          return successPage("Annotation(s) fetched successfully.", [...annotations, ...missing.map(() => null)], page.next, "nextPageToken")
+          return { items: [...annotations, ...missing.map(() => null)], next: page.next }
         }),
 
-      /** commentannotations/delete: the document's threads that match (all of them without selectors), with their comments. */
-      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type) =>
-        Effect.gen(function*() {
-          const filters: AnnotationFilters = {
-            ...(input.annotationIds && { ids: input.annotationIds }),
-            ...(input.locationIds && { locationIds: input.locationIds }),
-            ...(input.userIds && { createdBy: input.userIds })
-          }
-          const deleted = yield* withTransaction(Effect.zipRight(
-            lockDocument(apiKey, input.organizationId, input.documentId),
-            repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters)
-          ))
-          const data: Record<string, { success: boolean; id: string; message: string }> = {}
-          for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
-          for (const id of deleted) data[id] = { success: true, id, message: "Deleted Successfully" }
-          return success("Annotations deleted successfully.", data)
-        }),
+      /** commentannotations/delete: the document's threads that match (all of them without selectors), with their comments; the ids deleted. */
+      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type): Effect.Effect<ReadonlyArray<string>> => {
+        const filters: AnnotationFilters = {
+          ...(input.annotationIds && { ids: input.annotationIds }),
+          ...(input.locationIds && { locationIds: input.locationIds }),
+          ...(input.userIds && { createdBy: input.userIds })
+        }
+        return withTransaction(Effect.zipRight(
+          lockDocument(apiKey, input.organizationId, input.documentId),
+          repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters)
+        ))
+      },
 
-      /** comments/add: every comment, or (any failing) none; the thread's lastUpdated moves. */
-      addComments: (apiKey: string, input: typeof AddCommentsInput.Type) =>
+      /** comments/add: every comment, or (any failing) none; the thread's lastUpdated moves. The comments added. */
+      addComments: (apiKey: string, input: typeof AddCommentsInput.Type): Effect.Effect<ReadonlyArray<Comment>, ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT" | "NOT_FOUND">> =>
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
@@ -467,18 +413,17 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
-            yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [{ ...annotation, lastUpdated }]), ([after]) =>
-              rows.map((row) => commentEvent("comment.add", after!, toComment(row), row.record.from))))
-            return success("Comment(s) added successfully.", commentIds)
+            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows))
+            return rows.map((row) => toComment(row))
           }))
         }),
 
       /**
        * commentannotations/update: each selected thread of the document (all without selectors) gets
        * `updatedData`'s fields, each on its own; a status that is not terminal clears who resolved
-       * it. Events: status_change, assign and priority_change for what changed.
+       * it. Events: status_change, assign and priority_change for what changed. The ids updated.
        */
-      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type) =>
+      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type): Effect.Effect<ReadonlyArray<string>, ApiError<"INVALID_ARGUMENT">> =>
         Effect.gen(function*() {
           const { documentId, organizationId } = input
           const changes = input.updatedData ?? {}
@@ -496,71 +441,36 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (rows.length > MAX_UPDATED) {
               return yield* invalidArgument(`The selectors match more than ${MAX_UPDATED} annotations; select fewer (annotationIds, locationIds, userIds).`)
             }
-            const data: Record<string, { success: boolean; id: string; message: string }> = {}
-            for (const id of input.annotationIds ?? []) data[id] = { success: false, id, message: "Annotation not found." }
-            // Built only if the key records events (Events.emit): each re-reads its thread.
+            // Built only if someone listens (Events.emit): each re-reads its thread.
             const emitted: Array<Effect.Effect<ReadonlyArray<NewEvent>>> = []
             for (const row of rows) {
-              const before = row.record as Record<string, unknown>
-              const { createdAt, lastUpdated, location, resolvedByUserId, status, visibility, ...plain } = changes
-              const record: Record<string, unknown> = { ...before, ...plain }
-              if (location !== undefined) Object.assign(record, { location, locationId: String(location.id) })
-              if (visibility !== undefined) record.visibilityConfig = visibility
-              if (status !== undefined) record.status = status
-              if (resolvedByUserId !== undefined) record.resolvedByUserId = resolvedByUserId
-              // Only a terminal status has someone who resolved it (the facts), whatever was sent.
-              if ((record.status as { type?: string }).type !== "terminal") {
-                delete record.resolvedByUserId
-                delete record.resolvedByUser
-              }
-              if (record.resolvedByUserId === null) delete record.resolvedByUserId
-              if (record.statusUpdatedByUserId === null) delete record.statusUpdatedByUserId
-              if (moves.length > 0) {
-                record.from = rewriteUser(record.from, moves)
-                if (record.assignedTo !== undefined) record.assignedTo = rewriteUser(record.assignedTo, moves)
-              }
+              const record = changedRecord(row.record, changes, moves)
               const updated: AnnotationRow = {
                 ...row,
                 record,
-                statusId: (record.status as { id: string }).id,
-                locationId: location !== undefined ? String(location.id) : row.locationId,
-                createdBy: (record.from as { userId: string }).userId,
-                resolvedBy: (record.resolvedByUserId as string | undefined) ?? null,
-                createdAt: createdAt ?? row.createdAt,
-                lastUpdated: lastUpdated ?? now
+                statusId: record.status.id,
+                locationId: changes.location !== undefined ? String(changes.location.id) : row.locationId,
+                createdBy: record.from.userId,
+                resolvedBy: record.resolvedByUserId ?? null,
+                createdAt: changes.createdAt ?? row.createdAt,
+                lastUpdated: changes.lastUpdated ?? now
               }
               yield* repo.updateAnnotation(updated)
               if (moves.length > 0) {
                 for (const c of yield* repo.listComments(apiKey, organizationId, [row.id])) {
-                  const from = rewriteUser(c.record.from, moves) as { userId: string }
+                  const from = rewriteUser(c.record.from, moves)
                   if (from !== c.record.from) yield* repo.updateComment({ ...c, createdBy: from.userId, record: { ...c.record, from } })
                 }
               }
-              data[row.id] = { success: true, id: row.id, message: "Annotations updated successfully" }
-              const actionUser = record.statusUpdatedByUserId !== undefined ? { userId: record.statusUpdatedByUserId } : undefined
-              emitted.push(Effect.map(present(apiKey, organizationId, [updated]), ([after]) => {
-                const out: Array<NewEvent> = []
-                if (status !== undefined && status.id !== (before.status as { id?: string }).id) {
-                  const event = commentEvent("comment_annotation.status_change", after!, undefined, actionUser)
-                  out.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
-                }
-                if (changes.assignedTo !== undefined && changes.assignedTo.userId !== (before.assignedTo as { userId?: string } | undefined)?.userId) {
-                  out.push(commentEvent("comment_annotation.assign", after!, undefined, actionUser))
-                }
-                if (changes.priority !== undefined && changes.priority.id !== (before.priority as { id?: string } | undefined)?.id) {
-                  const event = commentEvent("comment_annotation.priority_change", after!, undefined, actionUser)
-                  out.push({ ...event, data: { ...event.data, newPriority: changes.priority } })
-                }
-                return out
-              }))
+              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes)))
             }
             yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()))
-            return success("Annotations updated successfully.", data)
+            return rows.map((row) => row.id)
           }))
         }),
 
-      /** comments/update: the same changes to each listed comment of the thread; an unknown id fails only its entry. */
-      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type) =>
+      /** comments/update: the same changes to each listed comment of the thread; the ids updated (the thread has no other). */
+      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND">> =>
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
@@ -568,15 +478,11 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* lockDocument(apiKey, organizationId, documentId)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const { createdAt, lastUpdated, ...fields } = input.updatedData
-            const existing = yield* repo.listComments(apiKey, organizationId, [annotationId])
-            const data: Record<string, { success: boolean; id: number; message: string }> = {}
+            const existing = new Map((yield* repo.listComments(apiKey, organizationId, [annotationId])).map((c) => [c.id, c]))
             const updated: Array<CommentRow> = []
             for (const id of input.commentIds) {
-              const row = existing.find((c) => c.id === id)
-              if (row === undefined) {
-                data[String(id)] = { success: false, id, message: "Not found" }
-                continue
-              }
+              const row = existing.get(id)
+              if (row === undefined) continue
               const next: CommentRow = {
                 ...row,
                 record: { ...row.record, ...fields, status: "updated" },
@@ -586,39 +492,31 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
               }
               yield* repo.updateComment(next)
               updated.push(next)
-              data[String(id)] = { success: true, id, message: "Updated successfully" }
             }
             if (updated.length > 0) {
               const threadUpdated = Math.max(annotation.lastUpdated, ...updated.map((c) => c.lastUpdated))
               yield* repo.touchAnnotation(apiKey, organizationId, annotationId, threadUpdated)
-              yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [{ ...annotation, lastUpdated: threadUpdated }]), ([after]) =>
-                updated.map((c) => commentEvent("comment.update", after!, after!.comments.find((comment) => comment.commentId === c.id), c.record.from))))
+              yield* emitAbout({ ...annotation, lastUpdated: threadUpdated }, (after) => commentsUpdated(after, updated))
             }
-            return success("Comment updated successfully.", data)
+            return updated.map((c) => c.id)
           }))
         }),
 
-      /** comments/delete: the listed comments of the thread, or all of them; an unknown id fails only its entry. */
-      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type) =>
+      /** comments/delete: the listed comments of the thread, or all of them; the ids deleted. */
+      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND">> =>
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
             const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
             const deleted = yield* repo.deleteComments(apiKey, organizationId, annotationId, input.commentIds)
-            const data: Record<string, { success: boolean; id: number; message: string }> = {}
-            for (const id of input.commentIds ?? []) data[String(id)] = { success: false, id, message: "Not found" }
-            for (const row of deleted) data[String(row.id)] = { success: true, id: row.id, message: "Deleted successfully" }
-            if (deleted.length > 0) {
-              yield* events.emit(apiKey, Effect.map(present(apiKey, organizationId, [annotation]), ([after]) =>
-                deleted.map((c) => commentEvent("comment.delete", after!, toComment(c), c.record.from))))
-            }
-            return success("Comments(s) deleted successfully.", data)
+            if (deleted.length > 0) yield* emitAbout(annotation, (after) => commentsDeleted(after, deleted))
+            return deleted.map((c) => c.id)
           }))
         }),
 
-      /** reactions/add: `from` reacts to the comment with the emoji; once per user and emoji. */
-      addReaction: (apiKey: string, input: typeof ReactionInput.Type) =>
+      /** reactions/add: `from` reacts to the comment with the emoji, once per user and emoji; the reaction annotation's id. */
+      addReaction: (apiKey: string, input: typeof ReactionInput.Type): Effect.Effect<string, ApiError<"ALREADY_EXISTS" | "NOT_FOUND">> =>
         Effect.gen(function*() {
           const { annotationId, commentId, organizationId, reaction } = input
           const now = yield* Clock.currentTimeMillis
@@ -641,13 +539,13 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (!(yield* repo.insertReaction(row))) {
               return yield* alreadyExists(`User ${row.userId} already reacted with ${row.reactionId} to comment ${commentId}.`)
             }
-            yield* reactionEvent("comment.reaction_add", annotation, input)
-            return success("Reaction added successfully.", { reactionAnnotationId: reactionAnnotationId(row) })
+            yield* emitAbout(annotation, (after) => [reactionChanged("comment.reaction_add", after, input)])
+            return reactionAnnotationId(row)
           }))
         }),
 
-      /** reactions/delete: `from` no longer reacts to the comment with the emoji. */
-      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type) =>
+      /** reactions/delete: `from` no longer reacts to the comment with the emoji; the reaction annotation's id. */
+      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type): Effect.Effect<string, ApiError<"NOT_FOUND">> =>
         Effect.gen(function*() {
           const { annotationId, commentId, organizationId, reaction } = input
           return yield* withTransaction(Effect.gen(function*() {
@@ -657,50 +555,40 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (!(yield* repo.deleteReaction(key))) {
               return yield* notFound(`User ${key.userId} has no ${key.reactionId} reaction on comment ${commentId} of annotation ${annotationId}.`)
             }
-            yield* reactionEvent("comment.reaction_delete", annotation, input)
-            return success("Reaction deleted successfully.", { reactionAnnotationId: reactionAnnotationId(key) })
+            yield* emitAbout(annotation, (after) => [reactionChanged("comment.reaction_delete", after, input)])
+            return reactionAnnotationId(key)
           }))
         }),
 
-      /** commentannotations/read: `userId` has read these threads as they are now; a later change makes one unread again. */
-      markRead: (apiKey: string, input: typeof MarkReadInput.Type) =>
-        Effect.gen(function*() {
-          const { organizationId, userId } = input
-          return yield* withTransaction(Effect.gen(function*() {
-            const filters: AnnotationFilters = { documentIds: [input.documentId], ids: input.annotationIds }
-            const rows = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: input.annotationIds.length })
-            const data: Record<string, { success: boolean; id: string; message: string }> = {}
-            for (const id of input.annotationIds) data[id] = { success: false, id, message: "Annotation not found." }
-            for (const row of rows) {
-              yield* repo.markRead(apiKey, organizationId, row.id, userId, row.lastUpdated)
-              data[row.id] = { success: true, id: row.id, message: "Marked as read" }
-            }
-            return success("Annotation(s) marked as read successfully.", data)
-          }))
-        }),
+      /** commentannotations/read: `userId` has read these threads as they are now (a later change makes one unread again); the ids marked. */
+      markRead: (apiKey: string, input: typeof MarkReadInput.Type): Effect.Effect<ReadonlyArray<string>> =>
+        withTransaction(Effect.gen(function*() {
+          const filters: AnnotationFilters = { documentIds: [input.documentId], ids: input.annotationIds }
+          const rows = yield* repo.pageAnnotations(apiKey, input.organizationId, filters, { order: "asc", limit: input.annotationIds.length })
+          for (const row of rows) yield* repo.markRead(apiKey, input.organizationId, row.id, input.userId, row.lastUpdated)
+          return rows.map((row) => row.id)
+        })),
 
       /** commentannotations/count/get: per document asked for, its threads and those `userId` has not read. */
-      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type) =>
-        Effect.gen(function*() {
-          const counts = yield* repo.countAnnotations(apiKey, input.organizationId, input.documentIds, input.userId, input.statusIds)
-          const data: Record<string, { total: number; unread: number }> = {}
+      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type): Effect.Effect<Record<string, { total: number; unread: number }>> =>
+        Effect.map(repo.countAnnotations(apiKey, input.organizationId, input.documentIds, input.userId, input.statusIds), (counts) => {
+          const byDocument: Record<string, { total: number; unread: number }> = {}
           for (const documentId of input.documentIds) {
             const count = counts.find((c) => c.documentId === documentId)
-            data[documentId] = { total: count?.total ?? 0, unread: count?.unread ?? 0 }
+            byDocument[documentId] = { total: count?.total ?? 0, unread: count?.unread ?? 0 }
           }
-          return success("Comment count retrieved successfully.", data)
+          return byDocument
         }),
 
       /** comments/get: a thread's comments, oldest first, or those asked for in the order asked (null: no such comment). */
-      getComments: (apiKey: string, input: typeof GetCommentsInput.Type) =>
+      getComments: (apiKey: string, input: typeof GetCommentsInput.Type): Effect.Effect<ReadonlyArray<Comment | null>, ApiError<"NOT_FOUND">> =>
         Effect.gen(function*() {
           const annotation = yield* threadIn(apiKey, input.organizationId, input.documentId, input.annotationId)
-          const [thread] = yield* present(apiKey, input.organizationId, [annotation])
-          const rows = thread!.comments.filter((c) => input.userIds === undefined || input.userIds.includes((c.from as { userId: string }).userId))
-          const comments = input.commentIds === undefined
+          const thread = yield* presentThread(annotation)
+          const rows = thread.comments.filter((c) => input.userIds === undefined || input.userIds.includes(c.from.userId))
+          return input.commentIds === undefined
             ? rows
             : input.commentIds.map((id) => rows.find((c) => c.commentId === id) ?? null)
-          return success("Comments retrieved successfully.", comments)
         })
     }
   })

@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type { AnnotationRecord, CommentRecord, ReactionRecord } from "./CommentSchemas.js"
 
 /** A comment thread as stored: its indexed fields, and the rest of its record as `record`. */
 export interface AnnotationRow {
@@ -17,8 +18,8 @@ export interface AnnotationRow {
   readonly resolvedBy: string | null
   readonly createdAt: number
   readonly lastUpdated: number
-  /** The record's other fields (type, from, status, priority, assignedTo, location, context, …). */
-  readonly record: Readonly<Record<string, unknown>>
+  /** The thread's other fields (type, from, status, priority, assignedTo, location, context, …), decoded as read. */
+  readonly record: AnnotationRecord
 }
 
 /** A comment as stored. */
@@ -32,8 +33,8 @@ export interface CommentRow {
   readonly lastUpdated: number
   /** Its place in the thread's order of insertion: comments with the same createdAt read in this order. */
   readonly seq: number
-  /** The record's other fields (commentText, commentHtml, from, taggedUserContacts, attachments, context, …). */
-  readonly record: Readonly<Record<string, unknown>>
+  /** The comment's other fields (commentText, commentHtml, from, taggedUserContacts, attachments, context, …), decoded as read. */
+  readonly record: CommentRecord
 }
 
 /** One user's reaction (an emoji, by id) to a comment. */
@@ -47,7 +48,7 @@ export interface ReactionRow {
   readonly userId: string
   readonly createdAt: number
   /** `from` (the user as sent) and `customReaction`, when given. */
-  readonly record: Readonly<Record<string, unknown>>
+  readonly record: ReactionRecord
 }
 
 /** Threads and unread threads of one document, for one user. */

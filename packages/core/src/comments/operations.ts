@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer, answerPage, answerPageAs } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddAnnotationsInput,
@@ -5,6 +7,7 @@ import {
   AddCommentsInput,
   AddCommentsResult,
   AnnotationsPage,
+  type CommentAnnotation,
   CommentsResult,
   CountAnnotationsInput,
   CountAnnotationsResult,
@@ -22,6 +25,33 @@ import {
 } from "./CommentSchemas.js"
 import { Comments } from "./Comments.js"
 
+/**
+ * Per-id results, the facts' answer to a batch: each id asked for, failed with `missing` unless
+ * it is among the ids `done` (then `message`); the keys are the ids as text.
+ */
+const perId = <Id extends string | number>(asked: ReadonlyArray<Id> | undefined, done: ReadonlyArray<Id>, message: string, missing: string) => {
+  const data: Record<string, { success: boolean; id: Id; message: string }> = {}
+  for (const id of asked ?? []) data[String(id)] = { success: false, id, message: missing }
+  for (const id of done) data[String(id)] = { success: true, id, message }
+  return data
+}
+
+/** commentannotations/add's `data`: per thread added, its id and its comments' ids. */
+const addedThreads = (threads: ReadonlyArray<CommentAnnotation>) => {
+  const data: Record<string, { success: boolean; annotationId: string; commentIds: Array<number>; message: string }> = {}
+  for (const { annotationId, comments } of threads) {
+    data[annotationId] = { success: true, annotationId, commentIds: comments.map((c) => c.commentId), message: "Added Successfully" }
+  }
+  return data
+}
+
+/** commentannotations/get with `groupByDocumentId`: the page's threads under their document's id. */
+const byDocument = (threads: ReadonlyArray<CommentAnnotation | null>) => {
+  const grouped: Record<string, Array<CommentAnnotation>> = {}
+  for (const thread of threads) if (thread !== null) (grouped[thread.metadata.documentId] ??= []).push(thread)
+  return grouped
+}
+
 export const commentOperations = [
   defineOperation({
     name: "commentannotations.add",
@@ -33,7 +63,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.addAnnotations(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.addAnnotations(caller.apiKey, input), (added) =>
+      answer("Comment Annotation(s) added successfully.")(addedThreads(added)))
   }),
   defineOperation({
     name: "commentannotations.get",
@@ -45,7 +76,11 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.getAnnotations(caller.apiKey, input)
+    // The facts' two messages: grouped by document, and not.
+    handler: (comments, input, caller) =>
+      input.groupByDocumentId === true
+        ? Effect.map(comments.getAnnotations(caller.apiKey, input), answerPageAs("Annotations fetched successfully.", "nextPageToken", byDocument))
+        : Effect.map(comments.getAnnotations(caller.apiKey, input), answerPage("Annotation(s) fetched successfully.", "nextPageToken"))
   }),
   defineOperation({
     name: "commentannotations.update",
@@ -57,7 +92,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.updateAnnotations(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.updateAnnotations(caller.apiKey, input), (updated) =>
+      answer("Annotations updated successfully.")(perId(input.annotationIds, updated, "Annotations updated successfully", "Annotation not found.")))
   }),
   defineOperation({
     name: "commentannotations.delete",
@@ -68,7 +104,8 @@ export const commentOperations = [
     output: DeleteAnnotationsResult,
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.deleteAnnotations(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.deleteAnnotations(caller.apiKey, input), (deleted) =>
+      answer("Annotations deleted successfully.")(perId(input.annotationIds, deleted, "Deleted Successfully", "Annotation not found.")))
   }),
   defineOperation({
     name: "commentannotations.comments.add",
@@ -80,7 +117,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.addComments(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.addComments(caller.apiKey, input), (added) =>
+      answer("Comment(s) added successfully.")(added.map((c) => c.commentId)))
   }),
   defineOperation({
     name: "commentannotations.comments.update",
@@ -92,7 +130,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.updateComments(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.updateComments(caller.apiKey, input), (updated) =>
+      answer("Comment updated successfully.")(perId(input.commentIds, updated, "Updated successfully", "Not found")))
   }),
   defineOperation({
     name: "commentannotations.comments.delete",
@@ -104,7 +143,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.deleteComments(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.deleteComments(caller.apiKey, input), (deleted) =>
+      answer("Comments(s) deleted successfully.")(perId(input.commentIds, deleted, "Deleted successfully", "Not found")))
   }),
   defineOperation({
     name: "commentannotations.comments.get",
@@ -116,7 +156,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.getComments(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.getComments(caller.apiKey, input), answer("Comments retrieved successfully."))
   }),
   defineOperation({
     name: "commentannotations.count.get",
@@ -128,7 +168,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.countAnnotations(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.countAnnotations(caller.apiKey, input), answer("Comment count retrieved successfully."))
   }),
   defineOperation({
     name: "commentannotations.read",
@@ -140,7 +180,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.markRead(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.markRead(caller.apiKey, input), (marked) =>
+      answer("Annotation(s) marked as read successfully.")(perId(input.annotationIds, marked, "Marked as read", "Annotation not found.")))
   }),
   defineOperation({
     name: "commentannotations.comments.reactions.add",
@@ -152,7 +193,8 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.addReaction(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.addReaction(caller.apiKey, input), (reactionAnnotationId) =>
+      answer("Reaction added successfully.")({ reactionAnnotationId }))
   }),
   defineOperation({
     name: "commentannotations.comments.reactions.delete",
@@ -164,6 +206,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => comments.deleteReaction(caller.apiKey, input)
+    handler: (comments, input, caller) => Effect.map(comments.deleteReaction(caller.apiKey, input), (reactionAnnotationId) =>
+      answer("Reaction deleted successfully.")({ reactionAnnotationId }))
   })
 ] as const

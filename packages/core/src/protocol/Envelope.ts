@@ -31,6 +31,13 @@ export const answer = (message: string) => <D>(data: D): Success<D> => success(m
 export const answerPage = <K extends string>(message: string, tokenKey: K) => <D>(page: Page<D>) =>
   successPage(message, page.items, page.next, tokenKey)
 
+/**
+ * answerPage for a page answered as something other than its list of items (e.g. grouped by
+ * document): `data` is made from the items.
+ */
+export const answerPageAs = <K extends string, D, T>(message: string, tokenKey: K, data: (items: ReadonlyArray<D>) => T) => (page: Page<D>) =>
+  successPage(message, data(page.items), page.next, tokenKey)
+
 /** Output schema of an ordinary operation, plus any keys the spec puts beside `data`. */
 export const SuccessResult = <D extends Schema.Schema.Any, F extends Schema.Struct.Fields = {}>(
   data: D,
