@@ -36,17 +36,6 @@ it("sql/ imports no domain folder: the SQL composition root (SqlStorage.ts) stan
 })
 
 it("no domain service speaks the wire format: only schemas and operation rows import protocol/Envelope (issue 22)", () => {
-  // Services that still answer envelopes, until their domain's turn in issue 22 item 2: delete an entry once its service returns values.
-  const pending = new Set([
-    "deliveries/Attempts.ts",
-    "deliveries/WebhookMessages.ts",
-    "jobs/Jobs.ts",
-    "tokens/Tokens.ts",
-    "webhooks/WebhookConfigs.ts",
-    "webhooks/WebhookEndpoints.ts",
-    "workspace/Workspaces.ts",
-    "workspace/WorkspaceSettings.ts"
-  ])
   const domains = readdirSync(src).filter((entry) => existsSync(join(src, entry, "operations.ts")))
   const services = domains.flatMap((domain) =>
     readdirSync(join(src, domain))
@@ -55,9 +44,7 @@ it("no domain service speaks the wire format: only schemas and operation rows im
   )
   expect(services).toContain("documents/Documents.ts")
   const speaking = services.filter((file) => readFileSync(join(src, file), "utf8").includes(`from "../protocol/Envelope.js"`))
-  expect(speaking.filter((file) => !pending.has(file))).toEqual([])
-  // A service converted leaves the list: it cannot hide a later relapse.
-  expect([...pending].filter((file) => !speaking.includes(file))).toEqual([])
+  expect(speaking).toEqual([])
 })
 
 it("no module of core imports itself back through others", () => {

@@ -24,12 +24,11 @@ export interface CreatedWorkspace {
 export const createWorkspace = async (env: ServerEnv, input: { ownerEmail: string; name?: string }): Promise<CreatedWorkspace> => {
   const atrium = createAtrium({ storage: storageFromUrl(env.databaseUrl, env).layer, options: env.options })
   try {
-    const result = await atrium.runtime.runPromise(
+    const data = await atrium.runtime.runPromise(
       Workspaces.create({ ownerEmail: input.ownerEmail, ...(input.name !== undefined && { name: input.name }) }, undefined).pipe(
         Effect.catchTag("ApiError", (error) => Effect.die(new Error(`${error.status}: ${error.message}`)))
       )
     )
-    const data = result.data
     const [apiKey, entry] = Object.entries(data.apiKeyList)[0]! as [string, { readonly authToken?: string }]
     return { workspaceId: data.id, workspaceAuthToken: data.authToken!, apiKey, authToken: entry.authToken! }
   } finally {

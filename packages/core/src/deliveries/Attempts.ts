@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { WebhookMessages } from "./WebhookMessages.js"
 import { failedPrecondition, notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
 import { requireEnabled } from "../webhooks/Enablement.js"
@@ -41,7 +40,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
       })
 
     return {
-      /** attempts/get: newest first, keyset-paged by (createdAt, id). */
+      /** attempts/get: newest first, keyset-paged by (createdAt, id); `next` is the page's `iterator`. */
       list: (apiKey: string, input: typeof ListAttemptsInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
@@ -58,8 +57,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
             limit: input.limit ?? DEFAULT_LIMIT,
             read: (before: AttemptPosition | undefined, limit) => repo.listAttempts(apiKey, filters, { ...(before && { before }), limit }),
             cursorOf: (row): AttemptPosition => ({ createdAt: row.createdAt, id: row.id }),
-            present: (page) =>
-              success("Attempts retrieved successfully.", { attempts: page.items.map(toAttemptRecord), iterator: page.next ?? null })
+            present: (page) => ({ items: page.items.map(toAttemptRecord), next: page.next })
           })
         }),
 
@@ -73,10 +71,10 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
             yield* repo.resend(apiKey, input.messageId, input.endpointId, yield* Clock.currentTimeMillis)
             yield* afterCommit(signal.wake)
           }))
-          return success("Message resend scheduled.", { messageId: input.messageId, endpointId: input.endpointId })
+          return { messageId: input.messageId, endpointId: input.endpointId }
         }),
 
-      /** endpoints/recover: resends every message whose delivery to the endpoint failed at or after `since`. */
+      /** endpoints/recover: resends every message whose delivery to the endpoint failed at or after `since`; answers how many. */
       recover: (apiKey: string, input: typeof RecoverInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
@@ -86,7 +84,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
             if (count > 0) yield* afterCommit(signal.wake)
             return count
           }))
-          return success(`${count} failed message(s) scheduled for delivery again.`, { count })
+          return { count }
         })
     }
   })

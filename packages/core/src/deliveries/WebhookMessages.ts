@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { NewEvent } from "../events/EventListener.js"
 import { notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
 import { requireEnabled } from "../webhooks/Enablement.js"
@@ -24,6 +23,12 @@ export const toMessageRecord = (row: MessageRow): WebhookMessage => ({
   payload: row.payload,
   createdAt: new Date(row.createdAt).toISOString()
 })
+
+/** What messages/create did: `created` is false when a repeated `eventId` answered its first message instead. */
+export interface PublishedMessage {
+  readonly message: WebhookMessage
+  readonly created: boolean
+}
 
 /** Webhook messages: a host's own events (messages/create) and the list of what was recorded (messages/get). */
 export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/core/WebhookMessages", {
@@ -55,7 +60,7 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
             if (eventId !== null) {
               const earlier = yield* repo.findByEventId(apiKey, eventId)
               if (earlier !== undefined && earlier.createdAt > now - EVENT_ID_WINDOW_MILLIS) {
-                return success("Message already created with this eventId.", toMessageRecord(earlier))
+                return { message: toMessageRecord(earlier), created: false }
               }
               if (earlier !== undefined) yield* repo.forgetEventId(apiKey, earlier.id)
             }
@@ -64,14 +69,14 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
             if (!inserted.has(message.id) && eventId !== null) {
               // A concurrent call with the same eventId committed first: answer its message.
               const first = yield* repo.findByEventId(apiKey, eventId)
-              if (first !== undefined) return success("Message already created with this eventId.", toMessageRecord(first))
+              if (first !== undefined) return { message: toMessageRecord(first), created: false }
             }
             yield* afterCommit(signal.wake)
-            return success("Message created successfully.", toMessageRecord(message))
+            return { message: toMessageRecord(message), created: true }
           }))
         }),
 
-      /** messages/get: newest first, keyset-paged by (createdAt, id). */
+      /** messages/get: newest first, keyset-paged by (createdAt, id); `next` is the page's `iterator`. */
       list: (apiKey: string, input: typeof ListMessagesInput.Type) =>
         Effect.gen(function*() {
           yield* Effect.flatMap(configs.find(apiKey), requireEnabled)
@@ -87,11 +92,7 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
             read: (before: MessagePosition | undefined, limit) =>
               repo.listMessages(apiKey, filters, { ...(before && { before }), limit }),
             cursorOf: (row): MessagePosition => ({ createdAt: row.createdAt, id: row.id }),
-            present: (page) =>
-              success("Messages retrieved successfully.", {
-                messages: page.items.map(toMessageRecord),
-                iterator: page.next ?? null
-              })
+            present: (page) => ({ items: page.items.map(toMessageRecord), next: page.next })
           })
         }),
 

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { CreateMessageInput, ListMessagesInput, MessageResult, MessagesPage } from "./MessageSchemas.js"
 import { WebhookMessages } from "./WebhookMessages.js"
@@ -12,7 +14,9 @@ export const messageOperations = [
     output: MessageResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
     service: WebhookMessages,
-    handler: (messages, input, caller) => messages.publish(caller.apiKey, input)
+    handler: (messages, input, caller) =>
+      Effect.map(messages.publish(caller.apiKey, input), ({ created, message }) =>
+        answer(created ? "Message created successfully." : "Message already created with this eventId.")(message))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.messages.get",
@@ -23,6 +27,8 @@ export const messageOperations = [
     output: MessagesPage,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
     service: WebhookMessages,
-    handler: (messages, input, caller) => messages.list(caller.apiKey, input)
+    handler: (messages, input, caller) =>
+      Effect.map(messages.list(caller.apiKey, input), (page) =>
+        answer("Messages retrieved successfully.")({ messages: page.items, iterator: page.next ?? null }))
   })
 ] as const

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { Attempts } from "./Attempts.js"
 import { AttemptsPage, ListAttemptsInput, RecoverInput, RecoverResult, ResendInput, ResendResult } from "./DeliverySchemas.js"
@@ -12,7 +14,9 @@ export const deliveryOperations = [
     output: AttemptsPage,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
     service: Attempts,
-    handler: (attempts, input, caller) => attempts.list(caller.apiKey, input)
+    handler: (attempts, input, caller) =>
+      Effect.map(attempts.list(caller.apiKey, input), (page) =>
+        answer("Attempts retrieved successfully.")({ attempts: page.items, iterator: page.next ?? null }))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.messages.resend",
@@ -23,7 +27,8 @@ export const deliveryOperations = [
     output: ResendResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
     service: Attempts,
-    handler: (attempts, input, caller) => attempts.resend(caller.apiKey, input)
+    handler: (attempts, input, caller) =>
+      Effect.map(attempts.resend(caller.apiKey, input), answer("Message resend scheduled."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.recover",
@@ -34,6 +39,8 @@ export const deliveryOperations = [
     output: RecoverResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
     service: Attempts,
-    handler: (attempts, input, caller) => attempts.recover(caller.apiKey, input)
+    handler: (attempts, input, caller) =>
+      Effect.map(attempts.recover(caller.apiKey, input), (recovered) =>
+        answer(`${recovered.count} failed message(s) scheduled for delivery again.`)(recovered))
   })
 ] as const

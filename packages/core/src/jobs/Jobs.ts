@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { DocumentsRepo } from "../documents/DocumentsRepo.js"
 import { alreadyExists, ApiError, invalidArgument, notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { Ids } from "../ports/Ids.js"
 import { JobDataPort } from "./JobDataPort.js"
 import type {
@@ -49,7 +48,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
             kind: "userDataDeletion",
             payload: { userIds: input.userIds, organizationIds, tasks }
           })
-          return success("Data deletion process has been initiated.", { jobId: job.id, tasksCount: job.tasksTotal })
+          return { jobId: job.id, tasksCount: job.tasksTotal }
         }),
 
       /**
@@ -63,11 +62,11 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
           if (job?.kind !== "userDataDeletion") {
             return yield* new ApiError({ status: "INVALID_ARGUMENT", code: 500, message: `Data deletion job ${input.jobId} does not exist.` })
           }
-          return success("Data fetched successfully.", {
+          return {
             isDeleteCompleted: job.status === "completed",
             tasksLeft: job.tasksTotal - job.tasksDone,
             lastTaskCompletedTime: job.lastTaskCompletedAt ?? job.createdAt
-          })
+          }
         }),
 
       /** Spec documents/migrate: moves the document and its data to `newDocumentId` in the background. */
@@ -87,7 +86,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
             kind: "documentMigration",
             payload: { organizationId, documentId, newDocumentId, tasks: data.documentData.map((kind) => ({ data: kind })) }
           })
-          return success("Document migration started successfully.", { migrationId: job.id })
+          return { migrationId: job.id }
         }),
 
       /** documents/migrate/status (docs/compatibility.md, "Jobs"); a failed migration also says why. */
@@ -97,11 +96,7 @@ export class Jobs extends Effect.Service<Jobs>()("@atrium/core/Jobs", {
           if (job?.kind !== "documentMigration" || job.payload.organizationId !== input.organizationId) {
             return yield* notFound(`Migration ${input.migrationId} does not exist in organization ${input.organizationId}.`)
           }
-          return success("Migration status retrieved successfully.", {
-            migrationId: job.id,
-            status: job.status,
-            ...(job.error !== null && { error: job.error })
-          })
+          return { migrationId: job.id, status: job.status, ...(job.error !== null && { error: job.error }) }
         })
     }
   })

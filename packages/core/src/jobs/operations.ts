@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { Jobs } from "./Jobs.js"
 import {
@@ -22,7 +24,8 @@ export const jobOperations = [
     // 202 Accepted: the hosted service answers `statusCode: 202` (docs/compatibility.md, "Jobs").
     successStatus: 202,
     service: Jobs,
-    handler: (jobs, input, caller) => jobs.startUserDataDeletion(caller.apiKey, input)
+    handler: (jobs, input, caller) =>
+      Effect.map(jobs.startUserDataDeletion(caller.apiKey, input), answer("Data deletion process has been initiated."))
   }),
   defineOperation({
     name: "users.data.delete.status",
@@ -33,7 +36,8 @@ export const jobOperations = [
     output: UserDataDeletionStatus,
     errors: ["INVALID_ARGUMENT"],
     service: Jobs,
-    handler: (jobs, input, caller) => jobs.userDataDeletionStatus(caller.apiKey, input)
+    handler: (jobs, input, caller) =>
+      Effect.map(jobs.userDataDeletionStatus(caller.apiKey, input), answer("Data fetched successfully."))
   }),
   defineOperation({
     name: "organizations.documents.migrate",
@@ -45,7 +49,8 @@ export const jobOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Jobs,
-    handler: (jobs, input, caller) => jobs.startDocumentMigration(caller.apiKey, input)
+    handler: (jobs, input, caller) =>
+      Effect.map(jobs.startDocumentMigration(caller.apiKey, input), answer("Document migration started successfully."))
   }),
   defineOperation({
     name: "organizations.documents.migrate.status",
@@ -57,6 +62,7 @@ export const jobOperations = [
     errors: ["NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Jobs,
-    handler: (jobs, input, caller) => jobs.documentMigrationStatus(caller.apiKey, input)
+    handler: (jobs, input, caller) =>
+      Effect.map(jobs.documentMigrationStatus(caller.apiKey, input), answer("Migration status retrieved successfully."))
   })
 ] as const

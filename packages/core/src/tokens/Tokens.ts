@@ -1,7 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
-import { success } from "../protocol/Envelope.js"
 import { Ids } from "../ports/Ids.js"
 import {
   generateSigningKey,
@@ -87,7 +86,7 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
               permissions: { resources: input.permissions.resources.map(toResource) }
             })
           )
-          return success("Token generated successfully.", { token })
+          return { token }
         }),
 
       /** `GET /.well-known/jwks.json`: the public half of every stored key (made at first use, like for signing). */

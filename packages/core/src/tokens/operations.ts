@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { GenerateTokenInput, GenerateTokenResult } from "./TokenSchemas.js"
 import { Tokens } from "./Tokens.js"
@@ -11,6 +13,7 @@ export const tokenOperations = [
     input: GenerateTokenInput,
     output: GenerateTokenResult,
     service: Tokens,
-    handler: (tokens, input, caller) => tokens.generate(caller.apiKey, input)
+    handler: (tokens, input, caller) =>
+      Effect.map(tokens.generate(caller.apiKey, input), answer("Token generated successfully."))
   })
 ] as const

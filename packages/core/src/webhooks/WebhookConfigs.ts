@@ -1,7 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { failedPrecondition, invalidArgument } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { Transactions } from "../ports/Transactions.js"
 import { NOT_CONFIGURED } from "./Enablement.js"
 import { WebhookConfigRepo, type WebhookConfigRow } from "./WebhookConfigRepo.js"
@@ -33,8 +32,7 @@ export class WebhookConfigs extends Effect.Service<WebhookConfigs>()("@atrium/co
 
     return {
       get: (apiKey: string) =>
-        Effect.map(repo.find(apiKey), (row) =>
-          success("Advanced webhook configuration retrieved successfully.", row === undefined ? DEFAULTS : toConfig(row))),
+        Effect.map(repo.find(apiKey), (row) => row === undefined ? DEFAULTS : toConfig(row)),
 
       /**
        * Partial update that echoes the full settings. The first one must enable the feature
@@ -54,7 +52,7 @@ export class WebhookConfigs extends Effect.Service<WebhookConfigs>()("@atrium/co
             const now = yield* Clock.currentTimeMillis
             const row: WebhookConfigRow = { ...(existing ?? { apiKey, ...DEFAULTS, createdAt: now }), ...input, updatedAt: now }
             yield* repo.upsert(row)
-            return success("Advanced webhook configuration updated successfully.", toConfig(row))
+            return toConfig(row)
           }))
         })
     }

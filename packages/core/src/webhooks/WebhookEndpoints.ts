@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { pageOf, PageTokens } from "../protocol/PageTokens.js"
 import { DeliveriesRepo } from "../deliveries/DeliveriesRepo.js"
 import { Ids } from "../ports/Ids.js"
@@ -123,7 +122,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             if (!(yield* repo.insert(row, newSigningSecret()))) {
               return yield* alreadyExists(`An advanced webhook endpoint with uid "${row.uid}" already exists.`)
             }
-            return success("Advanced webhook endpoint created successfully.", toRecord(row))
+            return toRecord(row)
           }))
         }),
 
@@ -144,12 +143,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           const first = page.items[0] ?? page.after
           const iterator = page.hasNext && last !== undefined ? yield* cursorAt(apiKey, last, false) : null
           const prevIterator = page.hasPrev && first !== undefined ? yield* cursorAt(apiKey, first, true) : null
-          return success("Advanced webhook endpoints retrieved successfully.", {
-            endpoints: page.items.map(toRecord),
-            iterator,
-            prevIterator,
-            done: iterator === null
-          })
+          return { endpoints: page.items.map(toRecord), iterator, prevIterator, done: iterator === null }
         }),
 
       /** Partial update; `null` clears description, filterTypes, channels and rateLimit; metadata is replaced whole. */
@@ -169,7 +163,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             yield* repo.update(row)
             // Disabling stops deliveries at once; an attempt already under way may finish.
             if (row.disabled && !existing.disabled) yield* deliveries.cancelEndpoint(apiKey, endpointId, row.updatedAt)
-            return success("Advanced webhook endpoint updated successfully.", toRecord(row))
+            return toRecord(row)
           }))
         }),
 
@@ -183,7 +177,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             return true
           }))
           if (!deleted) return yield* notFound(UNKNOWN_ENDPOINT)
-          return success("Advanced webhook endpoint deleted successfully.", { endpointId, deleted: true as const })
+          return { endpointId, deleted: true as const }
         }),
 
       /** A new signing secret; the old one keeps signing beside it for ROTATION_GRACE_MILLIS. */
@@ -195,7 +189,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           if (!(yield* repo.rotateSecret(apiKey, endpointId, secret, now + ROTATION_GRACE_MILLIS, now))) {
             return yield* notFound(UNKNOWN_ENDPOINT)
           }
-          return success("Advanced webhook endpoint secret rotated successfully.", { secret })
+          return { secret }
         }),
 
       getSecret: (apiKey: string, endpointId: string) =>
@@ -203,7 +197,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           yield* enabled(apiKey)
           const secret = yield* repo.findSecret(apiKey, endpointId)
           if (secret === undefined) return yield* notFound(UNKNOWN_ENDPOINT)
-          return success("Advanced webhook endpoint secret retrieved successfully.", { endpointId, secret })
+          return { endpointId, secret }
         })
     }
   })

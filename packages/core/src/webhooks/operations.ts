@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { NoParameters } from "../schema/Common.js"
 import { UpdateWebhookConfigInput, WebhookConfigResult } from "./WebhookConfigSchemas.js"
@@ -24,7 +26,8 @@ export const webhookOperations = [
     input: NoParameters,
     output: WebhookConfigResult,
     service: WebhookConfigs,
-    handler: (webhookConfigs, _, caller) => webhookConfigs.get(caller.apiKey)
+    handler: (webhookConfigs, _, caller) =>
+      Effect.map(webhookConfigs.get(caller.apiKey), answer("Advanced webhook configuration retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhookconfig.update",
@@ -35,7 +38,8 @@ export const webhookOperations = [
     output: WebhookConfigResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
     service: WebhookConfigs,
-    handler: (webhookConfigs, input, caller) => webhookConfigs.update(caller.apiKey, input)
+    handler: (webhookConfigs, input, caller) =>
+      Effect.map(webhookConfigs.update(caller.apiKey, input), answer("Advanced webhook configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.create",
@@ -46,7 +50,8 @@ export const webhookOperations = [
     output: EndpointResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "ALREADY_EXISTS"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.create(caller.apiKey, input)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.create(caller.apiKey, input), answer("Advanced webhook endpoint created successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.get",
@@ -57,7 +62,8 @@ export const webhookOperations = [
     output: EndpointsPage,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.list(caller.apiKey, input)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.list(caller.apiKey, input), answer("Advanced webhook endpoints retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.update",
@@ -68,7 +74,8 @@ export const webhookOperations = [
     output: EndpointResult,
     errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.update(caller.apiKey, input)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.update(caller.apiKey, input), answer("Advanced webhook endpoint updated successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.delete",
@@ -79,7 +86,8 @@ export const webhookOperations = [
     output: EndpointDeletedResult,
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.delete(caller.apiKey, input.endpointId)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.delete(caller.apiKey, input.endpointId), answer("Advanced webhook endpoint deleted successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.secret.get",
@@ -90,7 +98,8 @@ export const webhookOperations = [
     output: EndpointSecretResult,
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.getSecret(caller.apiKey, input.endpointId)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.getSecret(caller.apiKey, input.endpointId), answer("Advanced webhook endpoint secret retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.advancedwebhook.endpoints.secret.rotate",
@@ -101,6 +110,7 @@ export const webhookOperations = [
     output: RotatedSecretResult,
     errors: ["FAILED_PRECONDITION", "NOT_FOUND"],
     service: WebhookEndpoints,
-    handler: (webhookEndpoints, input, caller) => webhookEndpoints.rotateSecret(caller.apiKey, input.endpointId)
+    handler: (webhookEndpoints, input, caller) =>
+      Effect.map(webhookEndpoints.rotateSecret(caller.apiKey, input.endpointId), answer("Advanced webhook endpoint secret rotated successfully."))
   })
 ] as const

@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret } from "../crypto/Secrets.js"
 import { internal, invalidArgument } from "../protocol/ApiError.js"
-import { success } from "../protocol/Envelope.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Mailer } from "../ports/Mailer.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -28,8 +27,8 @@ import type {
 } from "./WorkspaceSettingsSchemas.js"
 import { WorkspaceRepo } from "./WorkspaceRepo.js"
 
-const DOMAINS_ADDED = "Domain(s) added successfully to allowed domains."
-const DOMAINS_REMOVED = "Domain(s) removed successfully from allowed domains."
+export const DOMAINS_ADDED = "Domain(s) added successfully to allowed domains."
+export const DOMAINS_REMOVED = "Domain(s) removed successfully from allowed domains."
 const PERMISSION_PROVIDER = "permissionProvider"
 const NOTIFICATION_SERVICE = "notificationService"
 
@@ -80,11 +79,11 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             const skippedDomains = wanted.filter((domain) => !added.includes(domain))
             return yield* internal(`${DOMAINS_ADDED} Skipped existing domains.`, { domainsAdded: added, skippedDomains })
           }
-          return success(DOMAINS_ADDED, { domainsAdded: added })
+          return { domainsAdded: added }
         }),
 
       getDomains: (apiKey: string) =>
-        Effect.map(domains.list(apiKey), (allowedDomains) => success("Allowed domains retrieved successfully.", { allowedDomains })),
+        Effect.map(domains.list(apiKey), (allowedDomains) => ({ allowedDomains })),
 
       /** Spec: domains/delete. Entries not in the list are reported as INTERNAL, the others still removed. */
       deleteDomains: (apiKey: string, input: typeof DomainsInput.Type) =>
@@ -95,13 +94,12 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             const skippedDomains = wanted.filter((domain) => !removed.includes(domain))
             return yield* internal(`${DOMAINS_REMOVED} Skipped non-existing domains.`, { domainsRemoved: removed, skippedDomains })
           }
-          return success(DOMAINS_REMOVED, { domainsRemoved: removed })
+          return { domainsRemoved: removed }
         }),
 
       /** Spec: permissionproviderconfig/get. The auth token is masked. */
       getPermissionProviderConfig: (apiKey: string) =>
-        Effect.map(permissionProvider(apiKey), (stored) =>
-          success("Permission provider configuration retrieved successfully.", masked(stored))),
+        Effect.map(permissionProvider(apiKey), masked),
 
       updatePermissionProviderConfig: (apiKey: string, input: typeof UpdatePermissionProviderInput.Type) =>
         Effect.gen(function*() {
@@ -114,13 +112,11 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* settings.put(apiKey, PERMISSION_PROVIDER, next)
             return next
           }))
-          return success("Permission provider configuration updated successfully.", masked(updated))
+          return masked(updated)
         }),
 
       /** Spec: notificationconfig/get. */
-      getNotificationConfig: (apiKey: string) =>
-        Effect.map(notificationService(apiKey), (stored) =>
-          success("Notification configuration retrieved successfully.", stored)),
+      getNotificationConfig: (apiKey: string) => notificationService(apiKey),
 
       updateNotificationConfig: (apiKey: string, input: typeof UpdateNotificationServiceInput.Type) =>
         Effect.gen(function*() {
@@ -133,7 +129,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* settings.put(apiKey, NOTIFICATION_SERVICE, next)
             return next
           }))
-          return success("Notification configuration updated successfully.", updated)
+          return updated
         }),
 
       /**
@@ -167,7 +163,6 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
               Effect.catchAllCause((cause) => Effect.logError("Login link mail could not be sent.", cause))
             )
           }
-          return success("Login link sent successfully", null)
         })
     }
   })

@@ -4,7 +4,6 @@ import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret, secretHint } from "../crypto/Secrets.js"
 import { Access } from "../protocol/Access.js"
 import { alreadyExists, invalidArgument, notFound, permissionDenied } from "../protocol/ApiError.js"
-import { success, successPage } from "../protocol/Envelope.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Ids } from "../ports/Ids.js"
@@ -116,10 +115,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
             }
             yield* repo.insertWorkspace(workspace)
             const { authToken, key } = yield* addApiKey(workspace.id, defaultApiKeyName(input.ownerEmail, "testing"), "testing", true)
-            return success(
-              "Workspace created successfully",
-              describe(workspace, [key], { workspace: workspaceToken, keys: { [key.apiKey]: authToken! } })
-            )
+            return describe(workspace, [key], { workspace: workspaceToken, keys: { [key.apiKey]: authToken! } })
           }))
         }),
 
@@ -128,7 +124,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
           const workspace = yield* repo.findWorkspace(workspaceId)
           if (workspace === undefined) return yield* notFound("Workspace not found.")
           const keys = yield* repo.listApiKeys(workspaceId, { limit: 1000 })
-          return success("Workspace retrieved successfully.", describe(workspace, keys))
+          return describe(workspace, keys)
         }),
 
       createApiKey: (workspaceId: string, input: typeof CreateApiKeyInput.Type) =>
@@ -139,7 +135,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
             input.type,
             input.createAuthToken !== false
           )
-          return success("API key created successfully.", { apiKey: key.apiKey, ...(authToken !== undefined && { authToken }) })
+          return { apiKey: key.apiKey, ...(authToken !== undefined && { authToken }) }
         })),
 
       listApiKeys: (workspaceId: string, input: typeof ListApiKeysInput.Type) =>
@@ -152,23 +148,20 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
             read: (after: string | undefined, limit) =>
               repo.listApiKeys(workspaceId, { ...(input.apiKeys && { apiKeys: input.apiKeys }), ...(after !== undefined && { after }), limit }),
             cursorOf: (key) => key.apiKey,
-            present: (page) => successPage("API keys retrieved successfully.", page.items.map(apiKeyEntry), page.next, "nextPageToken")
+            present: (page) => ({ items: page.items.map(apiKeyEntry), next: page.next })
           })
         }),
 
       updateApiKey: (workspaceId: string, input: typeof UpdateApiKeyInput.Type) =>
         Effect.flatMap(repo.renameApiKey(workspaceId, input.apiKey, input.apiKeyName), (renamed) =>
-          renamed ? Effect.succeed(success("API key updated successfully.", null)) : Effect.fail(notFound(API_KEY_NOT_FOUND))),
+          renamed ? Effect.void : Effect.fail(notFound(API_KEY_NOT_FOUND))),
 
       /** Tokens are stored hashed: the list shows each token's last characters only. */
       getAuthTokens: (workspaceId: string, apiKey: string) =>
         Effect.gen(function*() {
           yield* requireKey(workspaceId, apiKey)
           const tokens = yield* repo.listAuthTokens(apiKey)
-          return success("Auth tokens retrieved successfully.", {
-            apiKey,
-            authTokens: tokens.map((t) => ({ token: t.hint, name: t.name, domains: [...t.domains] }))
-          })
+          return { apiKey, authTokens: tokens.map((t) => ({ token: t.hint, name: t.name, domains: [...t.domains] })) }
         }),
 
       /** Replaces every token of the key with a new one; the old ones stop working at once. */
@@ -180,10 +173,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@atrium/core/Works
             Effect.zipRight(lock("auth-tokens", apiKey), Effect.zipRight(repo.deleteAuthTokens(apiKey), issueAuthToken(apiKey)))
           )
           access.forgetApiKey(apiKey)
-          return success("Auth token reset successfully.", {
-            apiKey,
-            newAuthToken: { token: authToken, name: DEFAULT_TOKEN_NAME, domains: [] as Array<string> }
-          })
+          return { apiKey, newAuthToken: { token: authToken, name: DEFAULT_TOKEN_NAME, domains: [] as Array<string> } }
         })
     }
   })

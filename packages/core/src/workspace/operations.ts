@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import { answer, answerPage } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { NoParameters } from "../schema/Common.js"
 import {
@@ -25,7 +27,8 @@ export const workspaceOperations = [
     output: WorkspaceResult,
     errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS", "RESOURCE_EXHAUSTED", "PERMISSION_DENIED"],
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.create(input, caller.ip)
+    handler: (workspaces, input, caller) =>
+      Effect.map(workspaces.create(input, caller.ip), answer("Workspace created successfully"))
   }),
   defineOperation({
     name: "workspace.get",
@@ -36,7 +39,8 @@ export const workspaceOperations = [
     output: WorkspaceResult,
     errors: ["NOT_FOUND"],
     service: Workspaces,
-    handler: (workspaces, _, caller) => workspaces.get(caller.workspaceId)
+    handler: (workspaces, _, caller) =>
+      Effect.map(workspaces.get(caller.workspaceId), answer("Workspace retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.apikey.create",
@@ -46,7 +50,8 @@ export const workspaceOperations = [
     input: CreateApiKeyInput,
     output: CreateApiKeyResult,
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.createApiKey(caller.workspaceId, input)
+    handler: (workspaces, input, caller) =>
+      Effect.map(workspaces.createApiKey(caller.workspaceId, input), answer("API key created successfully."))
   }),
   defineOperation({
     name: "workspace.apikeys.get",
@@ -57,7 +62,8 @@ export const workspaceOperations = [
     output: ListApiKeysResult,
     errors: ["INVALID_ARGUMENT"],
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.listApiKeys(caller.workspaceId, input)
+    handler: (workspaces, input, caller) =>
+      Effect.map(workspaces.listApiKeys(caller.workspaceId, input), answerPage("API keys retrieved successfully.", "nextPageToken"))
   }),
   defineOperation({
     name: "workspace.apikey.update",
@@ -68,7 +74,8 @@ export const workspaceOperations = [
     output: NullResult,
     errors: ["NOT_FOUND"],
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.updateApiKey(caller.workspaceId, input)
+    handler: (workspaces, input, caller) =>
+      Effect.as(workspaces.updateApiKey(caller.workspaceId, input), answer("API key updated successfully.")(null))
   }),
   defineOperation({
     name: "workspace.authtokens.get",
@@ -79,7 +86,8 @@ export const workspaceOperations = [
     output: AuthTokensResult,
     errors: ["NOT_FOUND"],
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.getAuthTokens(caller.workspaceId, input.apiKey)
+    handler: (workspaces, input, caller) =>
+      Effect.map(workspaces.getAuthTokens(caller.workspaceId, input.apiKey), answer("Auth tokens retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.authtoken.reset",
@@ -90,6 +98,7 @@ export const workspaceOperations = [
     output: ResetAuthTokenResult,
     errors: ["NOT_FOUND"],
     service: Workspaces,
-    handler: (workspaces, input, caller) => workspaces.resetAuthToken(caller.workspaceId, input.apiKey)
+    handler: (workspaces, input, caller) =>
+      Effect.map(workspaces.resetAuthToken(caller.workspaceId, input.apiKey), answer("Auth token reset successfully."))
   })
 ] as const

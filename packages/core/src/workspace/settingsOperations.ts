@@ -1,6 +1,8 @@
+import * as Effect from "effect/Effect"
+import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { NoParameters } from "../schema/Common.js"
-import { WorkspaceSettings } from "./WorkspaceSettings.js"
+import { DOMAINS_ADDED, DOMAINS_REMOVED, WorkspaceSettings } from "./WorkspaceSettings.js"
 import {
   AddDomainsResult,
   DeleteDomainsResult,
@@ -25,7 +27,8 @@ export const workspaceSettingsOperations = [
     errors: ["INTERNAL"],
     strictStatus: "ALREADY_EXISTS",
     service: WorkspaceSettings,
-    handler: (workspaceSettings, input, caller) => workspaceSettings.addDomains(caller.apiKey, input)
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.addDomains(caller.apiKey, input), answer(DOMAINS_ADDED))
   }),
   defineOperation({
     name: "workspace.domains.get",
@@ -35,7 +38,8 @@ export const workspaceSettingsOperations = [
     input: NoParameters,
     output: GetDomainsResult,
     service: WorkspaceSettings,
-    handler: (workspaceSettings, _, caller) => workspaceSettings.getDomains(caller.apiKey)
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getDomains(caller.apiKey), answer("Allowed domains retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.domains.delete",
@@ -47,7 +51,8 @@ export const workspaceSettingsOperations = [
     errors: ["INTERNAL"],
     strictStatus: "NOT_FOUND",
     service: WorkspaceSettings,
-    handler: (workspaceSettings, input, caller) => workspaceSettings.deleteDomains(caller.apiKey, input)
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.deleteDomains(caller.apiKey, input), answer(DOMAINS_REMOVED))
   }),
   defineOperation({
     name: "workspace.permissionproviderconfig.get",
@@ -57,7 +62,8 @@ export const workspaceSettingsOperations = [
     input: NoParameters,
     output: PermissionProviderResult,
     service: WorkspaceSettings,
-    handler: (workspaceSettings, _, caller) => workspaceSettings.getPermissionProviderConfig(caller.apiKey)
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getPermissionProviderConfig(caller.apiKey), answer("Permission provider configuration retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.permissionproviderconfig.update",
@@ -68,7 +74,8 @@ export const workspaceSettingsOperations = [
     output: PermissionProviderResult,
     errors: ["INVALID_ARGUMENT"],
     service: WorkspaceSettings,
-    handler: (workspaceSettings, input, caller) => workspaceSettings.updatePermissionProviderConfig(caller.apiKey, input)
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.updatePermissionProviderConfig(caller.apiKey, input), answer("Permission provider configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.notificationconfig.get",
@@ -78,7 +85,8 @@ export const workspaceSettingsOperations = [
     input: NoParameters,
     output: NotificationServiceResult,
     service: WorkspaceSettings,
-    handler: (workspaceSettings, _, caller) => workspaceSettings.getNotificationConfig(caller.apiKey)
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getNotificationConfig(caller.apiKey), answer("Notification configuration retrieved successfully."))
   }),
   defineOperation({
     name: "workspace.notificationconfig.update",
@@ -89,7 +97,8 @@ export const workspaceSettingsOperations = [
     output: NotificationServiceResult,
     errors: ["INVALID_ARGUMENT"],
     service: WorkspaceSettings,
-    handler: (workspaceSettings, input, caller) => workspaceSettings.updateNotificationConfig(caller.apiKey, input)
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.updateNotificationConfig(caller.apiKey, input), answer("Notification configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.email.sendloginlink",
@@ -100,6 +109,7 @@ export const workspaceSettingsOperations = [
     output: LoginLinkResult,
     errors: ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"],
     service: WorkspaceSettings,
-    handler: (workspaceSettings, input, caller) => workspaceSettings.sendLoginLink(input, caller.ip)
+    handler: (workspaceSettings, input, caller) =>
+      Effect.as(workspaceSettings.sendLoginLink(input, caller.ip), answer("Login link sent successfully")(null))
   })
 ] as const

@@ -87,9 +87,9 @@ describe("a delivery the guard refuses", () => {
     Effect.gen(function*() {
       yield* WebhookConfigs.update("key", { isEnabled: true })
       yield* WebhookEndpoints.create("key", { url: receiver.url })
-      const { messageId } = (yield* WebhookMessages.publish("key", { eventType: "order.paid", payload: {} })).data
+      const { messageId } = (yield* WebhookMessages.publish("key", { eventType: "order.paid", payload: {} })).message
       expect(yield* Deliveries.runDue()).toBe(1)
-      const [attempt] = (yield* Attempts.list("key", { messageId })).data.attempts
+      const [attempt] = (yield* Attempts.list("key", { messageId })).items
       expect(attempt).toMatchObject({
         status: "failed",
         responseStatusCode: 0,

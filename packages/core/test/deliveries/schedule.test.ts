@@ -38,12 +38,12 @@ const setUp = (endpoint: { rateLimit?: number } = {}) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(START)
     yield* WebhookConfigs.update(KEY, { isEnabled: true })
-    return (yield* WebhookEndpoints.create(KEY, { url: receiver.url, ...endpoint })).data.id
+    return (yield* WebhookEndpoints.create(KEY, { url: receiver.url, ...endpoint })).id
   })
 
-const publish = (eventType = "order.paid") => Effect.map(WebhookMessages.publish(KEY, { eventType, payload: {} }), (r) => r.data.messageId)
+const publish = (eventType = "order.paid") => Effect.map(WebhookMessages.publish(KEY, { eventType, payload: {} }), (r) => r.message.messageId)
 
-const attemptsOf = (messageId: string) => Effect.map(Attempts.list(KEY, { messageId }), (r) => r.data.attempts)
+const attemptsOf = (messageId: string) => Effect.map(Attempts.list(KEY, { messageId }), (page) => page.items)
 
 /** The receiver answers this message with `answer`. */
 const answering = (messageId: string, answer: { status: number; headers?: Record<string, string> }) =>
@@ -158,10 +158,10 @@ describe("rate limits and endpoint health", () => {
       yield* fail("a.two")
       yield* TestClock.adjust(`${4 * day} seconds`)
       yield* fail("a.three")
-      expect((yield* WebhookEndpoints.list(KEY, {})).data.endpoints[0]!.disabled).toBe(false)
+      expect((yield* WebhookEndpoints.list(KEY, {})).endpoints[0]!.disabled).toBe(false)
       yield* TestClock.adjust(`${FAILING_ENDPOINT_DISABLE_MILLIS - 4 * day * 1000} millis`)
       yield* fail("a.four")
-      const [endpoint] = (yield* WebhookEndpoints.list(KEY, {})).data.endpoints
+      const [endpoint] = (yield* WebhookEndpoints.list(KEY, {})).endpoints
       expect(endpoint).toMatchObject({ id: endpointId, disabled: true })
       // Its retries are cancelled with it.
       yield* TestClock.adjust("30 days")
@@ -179,7 +179,7 @@ describe("the outbox", () => {
         return yield* Effect.fail("the change failed" as const)
       })).pipe(Effect.flip)
       expect(failed).toBe("the change failed")
-      expect((yield* WebhookMessages.list(KEY, {})).data.messages).toEqual([])
+      expect((yield* WebhookMessages.list(KEY, {})).items).toEqual([])
       expect(yield* Deliveries.runDue()).toBe(0)
     }).pipe(Effect.provide(atrium())))
 
@@ -187,14 +187,14 @@ describe("the outbox", () => {
     Effect.gen(function*() {
       yield* setUp()
       const create = WebhookMessages.publish(KEY, { eventType: "order.paid", payload: {}, eventId: "evt" })
-      const first = (yield* create).data.messageId
+      const first = (yield* create).message.messageId
       yield* TestClock.adjust("23 hours")
-      expect((yield* create).data.messageId).toBe(first)
+      expect((yield* create).message.messageId).toBe(first)
       yield* TestClock.adjust("1 hour")
-      const second = (yield* create).data.messageId
+      const second = (yield* create).message.messageId
       expect(second).not.toBe(first)
       yield* TestClock.adjust("1 hour")
-      expect((yield* create).data.messageId).toBe(second)
+      expect((yield* create).message.messageId).toBe(second)
     }).pipe(Effect.provide(atrium())))
 })
 
@@ -226,7 +226,7 @@ describe("claims", () => {
       const mine = yield* Effect.forEach([1, 2, 3, 4, 5], () => publish())
       yield* WebhookConfigs.update("key_2", { isEnabled: true })
       yield* WebhookEndpoints.create("key_2", { url: receiver.url })
-      const theirs = (yield* WebhookMessages.publish("key_2", { eventType: "order.paid", payload: {} })).data.messageId
+      const theirs = (yield* WebhookMessages.publish("key_2", { eventType: "order.paid", payload: {} })).message.messageId
       // Key 2's delivery is the newest, and still in the first claim.
       expect(ids(yield* Deliveries.claim("w1.1", 10, { most: 2, room: new Map() }))).toEqual([mine[0], mine[1], theirs].sort())
       expect(ids(yield* Deliveries.claim("w1.2", 10, { most: 2, room: new Map([[KEY, 0]]) }))).toEqual([])

@@ -36,7 +36,7 @@ const activityUsers = (organizationId: string, documentId?: string) =>
     (page) => page.items.map((activity) => activity.actionUser.userId).sort()
   )
 
-const deletionStatus = (jobId: string) => Effect.map(Jobs.userDataDeletionStatus(KEY, { jobId }), (result) => result.data)
+const deletionStatus = (jobId: string) => Jobs.userDataDeletionStatus(KEY, { jobId })
 
 /** Three organizations × every kind of user data: several tasks. */
 const startDeletion = Jobs.startUserDataDeletion(KEY, { userIds: ["alice"], organizationIds: ["o1", "o2", "o3"] })
@@ -49,9 +49,7 @@ describe("JobRunner", () => {
       yield* addActivities("o1", "bob", ["d1"])
       yield* addActivities("o4", "alice", ["d1"])
       const kinds = (yield* JobDataPort).userData.filter((kind) => kind.perOrganization).length
-      const started = yield* startDeletion
-      expect(started.message).toBe("Data deletion process has been initiated.")
-      const { jobId, tasksCount } = started.data
+      const { jobId, tasksCount } = yield* startDeletion
       expect(tasksCount).toBe(kinds * 3)
       expect(tasksCount).toBeGreaterThan(1)
       expect(yield* deletionStatus(jobId)).toEqual({ isDeleteCompleted: false, tasksLeft: tasksCount, lastTaskCompletedTime: START })
@@ -75,7 +73,7 @@ describe("JobRunner", () => {
     Effect.gen(function*() {
       const { pollIntervalMillis } = (yield* AtriumConfig).jobs
       yield* addActivities("o1", "alice", ["d1"])
-      const { jobId, tasksCount } = (yield* startDeletion).data
+      const { jobId, tasksCount } = yield* startDeletion
       yield* TestClock.adjust(pollIntervalMillis - 1)
       expect(yield* deletionStatus(jobId)).toMatchObject({ isDeleteCompleted: false, tasksLeft: tasksCount })
       yield* TestClock.adjust(1)
@@ -95,7 +93,7 @@ describe("JobRunner", () => {
       yield* TestClock.setTime(START)
       const { leaseMillis } = (yield* AtriumConfig).jobs
       const repo = yield* JobsRepo
-      const { jobId, tasksCount } = (yield* startDeletion).data
+      const { jobId, tasksCount } = yield* startDeletion
       // "crashed" claims the job and never finishes a task.
       const claimed = yield* repo.claim("crashed", START, leaseMillis)
       expect(claimed?.id).toBe(jobId)
@@ -127,7 +125,7 @@ describe("JobRunner", () => {
       const { leaseMillis } = (yield* AtriumConfig).jobs
       yield* addActivities("o1", "alice", ["d1"])
       yield* addActivities("o2", "alice", ["d1"])
-      const { jobId, tasksCount } = (yield* Jobs.startUserDataDeletion(KEY, { userIds: ["alice"], organizationIds: ["o1", "o2"] })).data
+      const { jobId, tasksCount } = yield* Jobs.startUserDataDeletion(KEY, { userIds: ["alice"], organizationIds: ["o1", "o2"] })
       // Tasks run kind by kind: activities in o1, then activities in o2 (which dies).
       expect(yield* JobRunner.runDue("runner")).toBe(1)
       expect(yield* deletionStatus(jobId)).toMatchObject({ isDeleteCompleted: false, tasksLeft: tasksCount - 1 })
@@ -147,12 +145,12 @@ describe("JobRunner", () => {
     Effect.gen(function*() {
       yield* Documents.addV1(KEY, { organizationId: "o1", documents: [{ documentId: "d1" }] })
       yield* addActivities("o1", "alice", ["d1"])
-      const { migrationId } = (yield* Jobs.startDocumentMigration(KEY, { organizationId: "o1", documentId: "d1", newDocumentId: "d2" })).data
-      expect((yield* Jobs.documentMigrationStatus(KEY, { organizationId: "o1", migrationId })).data.status).toBe("pending")
+      const { migrationId } = yield* Jobs.startDocumentMigration(KEY, { organizationId: "o1", documentId: "d1", newDocumentId: "d2" })
+      expect((yield* Jobs.documentMigrationStatus(KEY, { organizationId: "o1", migrationId })).status).toBe("pending")
       yield* Documents.addV1(KEY, { organizationId: "o1", documents: [{ documentId: "d2" }] })
 
       expect(yield* JobRunner.runDue("runner")).toBe(0)
-      expect((yield* Jobs.documentMigrationStatus(KEY, { organizationId: "o1", migrationId })).data).toEqual({
+      expect(yield* Jobs.documentMigrationStatus(KEY, { organizationId: "o1", migrationId })).toEqual({
         migrationId,
         status: "failed",
         error: "Document d2 already exists in organization o1."

@@ -14,7 +14,7 @@ const layer = atriumLayer({ storage: MemoryStorage })
 const TTL = defaultOptions.cacheTtlMillis
 
 /** A workspace with its one API key: `{ workspaceId, apiKey, authToken }`. */
-const workspace = Effect.map(Workspaces.create({ ownerEmail: "owner@example.com" }, undefined), ({ data }) => {
+const workspace = Effect.map(Workspaces.create({ ownerEmail: "owner@example.com" }, undefined), (data) => {
   const [key] = Object.values(data.apiKeyList)
   if (key === undefined || !("authToken" in key)) throw new Error("workspace/create answers the new key's token")
   return { workspaceId: data.id, apiKey: key.id, authToken: key.authToken }

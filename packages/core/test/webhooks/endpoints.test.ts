@@ -19,31 +19,31 @@ describe("WebhookEndpoints", () => {
       yield* TestClock.setTime(Date.UTC(2026, 5, 1, 10, 15, 30))
       yield* WebhookConfigs.update(API_KEY, { isEnabled: true })
       const created = yield* WebhookEndpoints.create(API_KEY, { url: URL })
-      expect(created.data.createdAt).toBe("2026-06-01T10:15:30.000Z")
-      expect(created.data.updatedAt).toBe("2026-06-01T10:15:30.000Z")
+      expect(created.createdAt).toBe("2026-06-01T10:15:30.000Z")
+      expect(created.updatedAt).toBe("2026-06-01T10:15:30.000Z")
 
       yield* TestClock.adjust("90 seconds")
-      const updated = yield* WebhookEndpoints.update(API_KEY, { endpointId: created.data.id, description: "moved" })
-      expect(updated.data.createdAt).toBe("2026-06-01T10:15:30.000Z")
-      expect(updated.data.updatedAt).toBe("2026-06-01T10:17:00.000Z")
+      const updated = yield* WebhookEndpoints.update(API_KEY, { endpointId: created.id, description: "moved" })
+      expect(updated.createdAt).toBe("2026-06-01T10:15:30.000Z")
+      expect(updated.updatedAt).toBe("2026-06-01T10:17:00.000Z")
 
       const listed = yield* WebhookEndpoints.list(API_KEY, {})
-      expect(listed.data.endpoints).toEqual([updated.data])
+      expect(listed.endpoints).toEqual([updated])
     }).pipe(Effect.provide(sequential)))
 
   it.effect("pages forward and back through endpoints created at the same instant (ties ordered by id)", () =>
     Effect.gen(function*() {
       yield* WebhookConfigs.update(API_KEY, { isEnabled: true })
       const ids: Array<string> = []
-      for (let i = 0; i < 5; i++) ids.push((yield* WebhookEndpoints.create(API_KEY, { url: URL })).data.id)
+      for (let i = 0; i < 5; i++) ids.push((yield* WebhookEndpoints.create(API_KEY, { url: URL })).id)
 
-      const first = (yield* WebhookEndpoints.list(API_KEY, { limit: 2 })).data
-      const second = (yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: first.iterator })).data
-      const third = (yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: second.iterator })).data
+      const first = yield* WebhookEndpoints.list(API_KEY, { limit: 2 })
+      const second = yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: first.iterator })
+      const third = yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: second.iterator })
       expect([first, second, third].map((p) => p.endpoints.map((e) => e.id))).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)])
       expect([first.done, second.done, third.done]).toEqual([false, false, true])
 
-      const back = (yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: third.prevIterator })).data
+      const back = yield* WebhookEndpoints.list(API_KEY, { limit: 2, iterator: third.prevIterator })
       expect(back.endpoints.map((e) => e.id)).toEqual(ids.slice(2, 4))
     }).pipe(Effect.provide(sequential)))
 
@@ -51,7 +51,7 @@ describe("WebhookEndpoints", () => {
     Effect.gen(function*() {
       yield* WebhookConfigs.update(API_KEY, { isEnabled: true })
       const created = yield* WebhookEndpoints.create(API_KEY, { url: URL })
-      expect(created.data.id).toMatch(/^ep_[0-9A-Za-z]{27}$/)
+      expect(created.id).toMatch(/^ep_[0-9A-Za-z]{27}$/)
     }).pipe(Effect.provide(atriumLayer({ storage: MemoryStorage }))))
 })
 

@@ -108,8 +108,7 @@ describe("send-login-link tokens", () => {
 
   it.effect("makes no link for an email that owns no workspace", () =>
     Effect.gen(function*() {
-      const answer = yield* send("nobody@example.com")
-      expect(answer).toEqual({ status: "success", message: "Login link sent successfully", data: null })
+      yield* send("nobody@example.com")
       expect(yield* loginLinks).toEqual([])
       expect(yield* mailCount).toBe(0)
     }).pipe(Effect.provide(testLayer({}))))

@@ -227,8 +227,8 @@ forEachBackend("workspace/create turned off (publicWorkspaceCreate: false)", (ct
     expect(refused.body).toEqual({ error: { status: "PERMISSION_DENIED", message: PUBLIC_CREATE_OFF } })
     // `atrium workspace create` calls the service with no client address.
     const created = await atrium.runtime.runPromise(Workspaces.create({ ownerEmail: "operator@example.com" }, undefined))
-    expect(created.data.owner.email).toBe("operator@example.com")
-    const listed = await client.post("/v2/workspace/get", {}, { "x-service-workspace-id": created.data.id, "x-service-workspace-auth-token": created.data.authToken! })
+    expect(created.owner.email).toBe("operator@example.com")
+    const listed = await client.post("/v2/workspace/get", {}, { "x-service-workspace-id": created.id, "x-service-workspace-auth-token": created.authToken! })
     expect(listed.status).toBe(200)
   })
 }, { options: { publicWorkspaceCreate: false } })
