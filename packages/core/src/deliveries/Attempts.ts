@@ -1,10 +1,11 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { WebhookMessages } from "./WebhookMessages.js"
-import { failedPrecondition, notFound } from "../protocol/ApiError.js"
+import { failedPrecondition } from "../protocol/ApiError.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
 import { requireEnabled } from "../webhooks/Enablement.js"
+import { unknownEndpoint } from "../webhooks/UnknownEndpoint.js"
 import { WebhookConfigRepo } from "../webhooks/WebhookConfigRepo.js"
 import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
 import { type AttemptPosition, DeliveriesRepo } from "./DeliveriesRepo.js"
@@ -32,7 +33,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
     const endpoint = (apiKey: string, endpointId: string, enabledOnly: boolean) =>
       Effect.gen(function*() {
         const row = yield* endpoints.find(apiKey, endpointId)
-        if (row === undefined) return yield* notFound(`Webhook endpoint ${endpointId} not found.`)
+        if (row === undefined) return yield* unknownEndpoint(endpointId)
         if (enabledOnly && row.disabled) {
           return yield* failedPrecondition(`Webhook endpoint ${endpointId} is disabled: enable it before asking for deliveries.`)
         }

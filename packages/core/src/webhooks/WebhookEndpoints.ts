@@ -1,7 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../protocol/ApiError.js"
+import { alreadyExists, failedPrecondition, invalidArgument } from "../protocol/ApiError.js"
 import { pageOf, PageTokens } from "../protocol/PageTokens.js"
 import { DeliveriesRepo } from "../deliveries/DeliveriesRepo.js"
 import { Ids } from "../ports/Ids.js"
@@ -9,6 +9,7 @@ import { Transactions } from "../ports/Transactions.js"
 import { isHttpUrl } from "../schema/Common.js"
 import { requireEnabled } from "./Enablement.js"
 import { newSigningSecret } from "./SigningSecret.js"
+import { unknownEndpoint } from "./UnknownEndpoint.js"
 import { WebhookConfigRepo } from "./WebhookConfigRepo.js"
 import type {
   AdvancedWebhookEndpoint,
@@ -17,9 +18,6 @@ import type {
   UpdateEndpointInput
 } from "./WebhookEndpointSchemas.js"
 import { type EndpointPosition, type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
-
-/** The hosted service's answer for an endpoint it does not know. */
-const UNKNOWN_ENDPOINT = "Advanced webhook provider request failed."
 
 const DEFAULT_LIMIT = 50
 
@@ -158,7 +156,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           return yield* withTransaction(Effect.gen(function*() {
             yield* lock("webhook-endpoint", apiKey, endpointId) // a partial update: concurrent ones apply one after the other
             const existing = yield* repo.find(apiKey, endpointId)
-            if (existing === undefined) return yield* notFound(UNKNOWN_ENDPOINT)
+            if (existing === undefined) return yield* unknownEndpoint(endpointId)
             const row: WebhookEndpointRow = { ...existing, ...changes, updatedAt: yield* Clock.currentTimeMillis }
             yield* repo.update(row)
             // Disabling stops deliveries at once; an attempt already under way may finish.
@@ -176,7 +174,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
             yield* deliveries.forgetEndpoint(apiKey, endpointId)
             return true
           }))
-          if (!deleted) return yield* notFound(UNKNOWN_ENDPOINT)
+          if (!deleted) return yield* unknownEndpoint(endpointId)
           return { endpointId, deleted: true as const }
         }),
 
@@ -187,7 +185,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
           const now = yield* Clock.currentTimeMillis
           const secret = newSigningSecret()
           if (!(yield* repo.rotateSecret(apiKey, endpointId, secret, now + ROTATION_GRACE_MILLIS, now))) {
-            return yield* notFound(UNKNOWN_ENDPOINT)
+            return yield* unknownEndpoint(endpointId)
           }
           return { secret }
         }),
@@ -196,7 +194,7 @@ export class WebhookEndpoints extends Effect.Service<WebhookEndpoints>()("@atriu
         Effect.gen(function*() {
           yield* enabled(apiKey)
           const secret = yield* repo.findSecret(apiKey, endpointId)
-          if (secret === undefined) return yield* notFound(UNKNOWN_ENDPOINT)
+          if (secret === undefined) return yield* unknownEndpoint(endpointId)
           return { endpointId, secret }
         })
     }

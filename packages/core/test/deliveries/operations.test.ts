@@ -294,6 +294,25 @@ forEachBackend("webhook deliveries", (ctx: () => Started) => {
     expect((await ok(theirs.creds, `${BASE}/endpoints/secret/get`, { endpointId: theirs.endpointId })).secret).toBe(theirs.secret)
   })
 
+  it("names the endpoint in one message from every operation on an endpoint the key does not have (issue 22)", async () => {
+    const mine = await setUp()
+    const theirs = await setUp()
+    for (const endpointId of ["ep_none", theirs.endpointId]) {
+      const calls: Array<[string, Record<string, unknown>]> = [
+        [`${BASE}/endpoints/update`, { disabled: true }],
+        [`${BASE}/endpoints/delete`, {}],
+        [`${BASE}/endpoints/secret/get`, {}],
+        [`${BASE}/endpoints/secret/rotate`, {}],
+        [`${BASE}/endpoints/recover`, { since: "2020-01-01T00:00:00Z" }],
+        [`${BASE}/attempts/get`, {}]
+      ]
+      for (const [path, data] of calls) {
+        const answer = await post(mine.creds, path, { endpointId, ...data })
+        expect(answer.body, path).toEqual({ error: { status: "NOT_FOUND", message: `Webhook endpoint ${endpointId} not found.` } })
+      }
+    }
+  })
+
   it("refuses a resend to a disabled endpoint", async () => {
     const { creds, endpointId } = await setUp()
     const message = await publish(creds, { eventType: "order.paid" })

@@ -14,7 +14,8 @@ const NOT_CONFIGURED =
   "Advanced webhooks are not configured for this workspace. Enable them first via POST /v2/workspace/advancedwebhookconfig/update with { \"isEnabled\": true }."
 const DISABLED =
   "Advanced webhooks are disabled for this workspace. Enable them via POST /v2/workspace/advancedwebhookconfig/update with { \"isEnabled\": true }."
-const UNKNOWN_ENDPOINT = "Advanced webhook provider request failed."
+/** Every endpoint operation, for an endpoint the key does not have (issue 22). */
+const unknownEndpoint = (endpointId: string) => `Webhook endpoint ${endpointId} not found.`
 const BAD_URL = "url must be a valid http(s) URL."
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -270,7 +271,7 @@ forEachBackend("advanced webhooks", (ctx) => {
 
     it("answers NOT_FOUND for an unknown endpoint", async () => {
       const creds = await enabledWorkspace()
-      expectError(await post(SECRET, { endpointId: "ep_unknown" }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
+      expectError(await post(SECRET, { endpointId: "ep_unknown" }, creds), 404, "NOT_FOUND", unknownEndpoint("ep_unknown"))
     })
   })
 
@@ -411,7 +412,7 @@ forEachBackend("advanced webhooks", (ctx) => {
 
     it("answers NOT_FOUND for an unknown endpoint", async () => {
       const creds = await enabledWorkspace()
-      expectError(await post(UPDATE, { endpointId: "ep_unknown", disabled: true }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
+      expectError(await post(UPDATE, { endpointId: "ep_unknown", disabled: true }, creds), 404, "NOT_FOUND", unknownEndpoint("ep_unknown"))
     })
   })
 
@@ -428,16 +429,16 @@ forEachBackend("advanced webhooks", (ctx) => {
           data: { endpointId: gone.id, deleted: true }
         }
       })
-      expectError(await post(SECRET, { endpointId: gone.id }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
-      expectError(await post(DELETE, { endpointId: gone.id }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
-      expectError(await post(UPDATE, { endpointId: gone.id, disabled: true }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
+      expectError(await post(SECRET, { endpointId: gone.id }, creds), 404, "NOT_FOUND", unknownEndpoint(gone.id))
+      expectError(await post(DELETE, { endpointId: gone.id }, creds), 404, "NOT_FOUND", unknownEndpoint(gone.id))
+      expectError(await post(UPDATE, { endpointId: gone.id, disabled: true }, creds), 404, "NOT_FOUND", unknownEndpoint(gone.id))
       const listed = (await post(LIST, {}, creds)).body.result.data.endpoints
       expect(listed.map((e: { id: string }) => e.id)).toEqual([kept.id])
     })
 
     it("answers NOT_FOUND for an unknown endpoint", async () => {
       const creds = await enabledWorkspace()
-      expectError(await post(DELETE, { endpointId: "ep_unknown" }, creds), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
+      expectError(await post(DELETE, { endpointId: "ep_unknown" }, creds), 404, "NOT_FOUND", unknownEndpoint("ep_unknown"))
     })
   })
 
@@ -447,9 +448,9 @@ forEachBackend("advanced webhooks", (ctx) => {
       const other = await enabledWorkspace()
       const endpoint = await create(owner)
       expect((await post(LIST, {}, other)).body.result.data.endpoints).toEqual([])
-      expectError(await post(SECRET, { endpointId: endpoint.id }, other), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
-      expectError(await post(UPDATE, { endpointId: endpoint.id, disabled: true }, other), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
-      expectError(await post(DELETE, { endpointId: endpoint.id }, other), 404, "NOT_FOUND", UNKNOWN_ENDPOINT)
+      expectError(await post(SECRET, { endpointId: endpoint.id }, other), 404, "NOT_FOUND", unknownEndpoint(endpoint.id))
+      expectError(await post(UPDATE, { endpointId: endpoint.id, disabled: true }, other), 404, "NOT_FOUND", unknownEndpoint(endpoint.id))
+      expectError(await post(DELETE, { endpointId: endpoint.id }, other), 404, "NOT_FOUND", unknownEndpoint(endpoint.id))
       const stillThere = (await post(LIST, {}, owner)).body.result.data.endpoints
       expect(stillThere).toEqual([endpoint])
     })
