@@ -196,6 +196,24 @@ describe("the outbox", () => {
       yield* TestClock.adjust("1 hour")
       expect((yield* create).message.messageId).toBe(second)
     }).pipe(Effect.provide(atrium())))
+
+  it.effect("tells a host calling the services the values, not answers: whether a message is new, pages of messages and attempts", () =>
+    Effect.gen(function*() {
+      const endpointId = yield* setUp()
+      const first = yield* WebhookMessages.publish(KEY, { eventType: "order.paid", payload: { n: 1 }, eventId: "evt" })
+      expect(first).toEqual({
+        created: true,
+        message: { messageId: first.message.messageId, eventType: "order.paid", channels: [], payload: { n: 1 }, createdAt: new Date(START).toISOString() }
+      })
+      expect(yield* WebhookMessages.publish(KEY, { eventType: "order.paid", payload: { n: 2 }, eventId: "evt" })).toEqual({ ...first, created: false })
+      yield* WebhookMessages.publish(KEY, { eventType: "order.paid", payload: {} })
+      const page = yield* WebhookMessages.list(KEY, { limit: 1 })
+      expect(page.items).toHaveLength(1)
+      expect(typeof page.next).toBe("string")
+      expect((yield* WebhookMessages.list(KEY, { limit: 1, iterator: page.next! })).next).toBeUndefined()
+      expect(yield* Attempts.list(KEY, { endpointId })).toEqual({ items: [], next: undefined })
+      expect(yield* Attempts.recover(KEY, { endpointId, since: new Date(START).toISOString() })).toEqual({ count: 0 })
+    }).pipe(Effect.provide(atrium())))
 })
 
 describe("claims", () => {
