@@ -128,8 +128,8 @@ const parsed = (text: string): Record<string, unknown> | null => {
 const isEnvelopeError = (
   value: unknown
 ): value is { status: ErrorStatus; message: string; code?: number; details?: Record<string, unknown> } =>
-  typeof value === "object" && value !== null && typeof (value as any).status === "string" &&
-  typeof (value as any).message === "string"
+  typeof value === "object" && value !== null && "status" in value && typeof value.status === "string" &&
+  "message" in value && typeof value.message === "string"
 
 const messageOf = (cause: unknown): string => {
   const inner = (cause as { cause?: { message?: unknown } })?.cause?.message

@@ -1791,13 +1791,25 @@ export interface AuthGenerateTokenInput {
     readonly name: string
     readonly email: Email
     /** Not accepted: add an `organization` entry to permissions.resources. */
-    readonly organizationId?: unknown | undefined
+    readonly organizationId?: never | undefined
   }
   readonly permissions: {
     readonly resources: ReadonlyArray<{
-      readonly type: "organization" | "document" | "folder"
+      readonly type: "organization"
       readonly id: Id
       readonly organizationId?: Id | undefined
+      readonly accessRole?: "viewer" | "editor" | undefined
+      readonly expiresAt?: number | undefined
+    } | {
+      readonly type: "document"
+      readonly id: Id
+      readonly organizationId: Id
+      readonly accessRole?: "viewer" | "editor" | undefined
+      readonly expiresAt?: number | undefined
+    } | {
+      readonly type: "folder"
+      readonly id: Id
+      readonly organizationId: Id
       readonly accessRole?: "viewer" | "editor" | undefined
       readonly expiresAt?: number | undefined
     }>

@@ -130,7 +130,7 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
     "/openapi.json": Effect.sync(() => ({
       status: 200,
-      body: openApi ??= JSON.stringify(openApiDocument(operations as any, { headerPrefix: options.headerPrefix }))
+      body: openApi ??= JSON.stringify(openApiDocument(operations, { headerPrefix: options.headerPrefix }))
     })),
     "/.well-known/jwks.json": Effect.map(Tokens.jwks, (keys) => ({ status: 200, body: JSON.stringify(keys) })),
     "/healthz": Effect.flatMap(StorageHealth, (health) => health.ping).pipe(
@@ -146,7 +146,7 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   let startFailure: { readonly cause: unknown } | undefined
   const starting = runtime.runtime().then(
     (rt) => {
-      dispatch = makeDispatcher<AtriumServices>({ operations: operations as any, documents, options, runtime: rt })
+      dispatch = makeDispatcher<AtriumServices>({ operations, documents, options, runtime: rt })
       return dispatch
     },
     (error) => {

@@ -71,7 +71,7 @@ export const directPgClient = (options: DirectPgOptions): Layer.Layer<SqlClient.
         Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
           if (Option.isSome(transaction)) return ordinary(statement)
           const [sql, params] = compile(statement)
-          return Effect.async<ReadonlyArray<any>, SqlError>((resume) => {
+          return Effect.async<ReadonlyArray<unknown>, SqlError>((resume) => {
             pool.query(sql, params as Array<unknown>, (cause, result) =>
               resume(cause ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })) : Effect.succeed(result.rows)))
           })

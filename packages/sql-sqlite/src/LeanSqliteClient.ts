@@ -32,17 +32,19 @@ export const make = (options: LeanSqliteOptions) =>
     db.pragma("synchronous = NORMAL")
     db.pragma("busy_timeout = 5000")
 
-    const prepare = preparedStatements((sql) => db.prepare(sql), options.statementCacheSize ?? 500)
-    const execute = (statement: Database.Statement, params: ReadonlyArray<unknown>, raw: boolean): Array<any> => {
+    // Each row is an object of its columns, or the array of its values when run raw.
+    const prepareOnce = (sql: string) => db.prepare<Array<unknown>, object>(sql)
+    const prepare = preparedStatements(prepareOnce, options.statementCacheSize ?? 500)
+    const execute = (statement: Database.Statement<Array<unknown>, object>, params: ReadonlyArray<unknown>, raw: boolean): Array<object> => {
       if (!statement.reader) {
         statement.run(...params)
         return []
       }
-      return statement.raw(raw).all(...params) as Array<any>
+      return statement.raw(raw).all(...params)
     }
     return yield* makeSyncSqliteClient({
       run: (sql, params, raw) => execute(prepare(sql), params, raw),
-      runOnce: (sql, params) => execute(db.prepare(sql), params, false)
+      runOnce: (sql, params) => execute(prepareOnce(sql), params, false)
     }, { spanAttributes: [["db.system.name", "sqlite"]], directStatements: options.directStatements })
   })
 

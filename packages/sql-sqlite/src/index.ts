@@ -59,7 +59,7 @@ export const clientLayer = (options: SqliteStorageOptions): Layer.Layer<SqlClien
   Layer.suspend(() => {
     if (options.filename !== ":memory:") createPrivately(options.filename)
     return options.client === "effect"
-      ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie) as unknown as Layer.Layer<SqlClient.SqlClient, SqlError>
+      ? SqliteClient.layer({ filename: options.filename }).pipe(Layer.orDie)
       : LeanSqliteClient.layer({ filename: options.filename, directStatements: options.directStatements })
   })
 

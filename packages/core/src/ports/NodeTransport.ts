@@ -39,9 +39,7 @@ export const makeNodeTransport = (options: { readonly allowPrivateNetworks: bool
           return callback(new Refused(`${hostname} resolves to ${refused.address} (${refused.why}); outgoing calls to it are refused`), "", 4)
         }
         const chosen = addresses[0]!
-        if ((lookupOptions as { all?: boolean }).all === true) {
-          return (callback as unknown as (e: null, a: ReadonlyArray<{ address: string; family: number }>) => void)(null, [chosen])
-        }
+        if (lookupOptions.all === true) return callback(null, [chosen])
         callback(null, chosen.address, chosen.family)
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, "", 4)

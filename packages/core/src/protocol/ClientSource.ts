@@ -82,6 +82,8 @@ const typeOf = (schema: any, indent: string, side: Side): string => {
   if (schema.$ref !== undefined) return String(schema.$ref).slice(REF.length)
   if (schema.anyOf !== undefined) return schema.anyOf.map((member: any) => typeOf(member, indent, side)).join(" | ")
   if (schema.enum !== undefined) return schema.enum.map((value: unknown) => JSON.stringify(value)).join(" | ")
+  // A key no value fits (`not: {}`): generate_token's userProperties.organizationId.
+  if (schema.not !== undefined && Object.keys(schema.not).length === 0) return "never"
   switch (schema.type) {
     case "string":
       return "string"

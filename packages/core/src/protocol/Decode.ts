@@ -32,7 +32,7 @@ const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 
  * whose message names the first offending field and whose `details.issues`
  * lists every problem (docs/decisions.md, "Product rulings").
  */
-export const makeDecoder = <I>(schema: Schema.Schema<I, any, never>) => {
+export const makeDecoder = <I, IE>(schema: Schema.Schema<I, IE, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
   const decodeWithIssues = (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> =>
     Either.mapLeft(decode(data), (error) => {

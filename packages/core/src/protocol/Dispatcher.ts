@@ -10,14 +10,13 @@ import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
 import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
-import { makeDecoder } from "./Decode.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
 import { operationIdOf } from "./OperationIds.js"
 import { TracingEnabled } from "../ports/TracingEnabled.js"
 import { withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
-import type { ApiKeyCaller, Operation, StrictStatus } from "./Operation.js"
+import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus } from "./Operation.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
 export interface AtriumRequest {
@@ -114,7 +113,7 @@ const unwrap = (request: AtriumRequest, maxBodyBytes: number): Either.Either<unk
 }
 
 export interface DispatcherOptions<R> {
-  readonly operations: ReadonlyArray<Operation<any, any, any, any, R>>
+  readonly operations: ReadonlyArray<Operation<R>>
   readonly documents: Readonly<Record<string, DocumentHandler<R>>>
   readonly options: AtriumOptions
   readonly runtime: Runtime.Runtime<R | Access>
@@ -138,43 +137,61 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R>>()
   const successStatus = new Map<string, number>()
   const strictStatus = new Map<string, StrictStatus>()
-  for (const operation of operations) {
-    const decode = makeDecoder(operation.input)
-    const organizationOf = operation.organization
-    const service = Context.unsafeGet(runtime.context, operation.service)
-    const run = (data: unknown, caller: any) => {
-      const decoded = decode(data)
-      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
-      const organizationId = organizationOf?.(decoded.right)
-      const handled = operation.handler(service, decoded.right, caller)
-      return organizationId === undefined || caller.mode !== "apiKey" || access.knownEnabled(caller.apiKey, organizationId)
-        ? handled
-        : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
-    }
-    // With a per-key rate limit every authenticated API-key call is counted first; without one, nothing is added.
-    const runAsKey = limitApiKey === undefined
-      ? run
-      : (data: unknown, caller: ApiKeyCaller) => Effect.zipRight(limitApiKey(caller.apiKey), run(data, caller))
-    const route = (request: AtriumRequest, data: unknown): Effect.Effect<unknown, ApiError, R> => {
-      const ip = request.ip ?? ""
-      switch (operation.auth) {
-        case "public":
-          return run(data, { mode: "public", ip })
-        case "workspace":
-          return Effect.flatMap(
-            access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceAuthToken), ip),
-            (caller) => run(data, caller)
+  /** Decodes `data` (after authentication: a stranger learns nothing of the schema) and answers it for `caller`. */
+  const answerFor = <A extends AuthMode>(
+    accept: (data: unknown) => Either.Either<Accepted<A>, ApiError>,
+    data: unknown,
+    caller: CallerOf<A>
+  ): Effect.Effect<unknown, ApiError> => {
+    const accepted = accept(data)
+    return Either.isLeft(accepted) ? Effect.fail(accepted.left) : accepted.right.run(caller)
+  }
+  /** How a request to `operation` is authenticated, then answered. */
+  const routeOf = (operation: Operation<R>): (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R> => {
+    switch (operation.auth) {
+      case "public": {
+        const accept = operation.bind(runtime.context)
+        return (request, data) => answerFor(accept, data, { mode: "public", ip: request.ip ?? "" })
+      }
+      case "workspace": {
+        const accept = operation.bind(runtime.context)
+        return (request, data) =>
+          Effect.flatMap(
+            access.workspaceCaller(header(request, names.workspaceId), header(request, names.workspaceAuthToken), request.ip ?? ""),
+            (caller) => answerFor(accept, data, caller)
           )
-        default: {
+      }
+      case "apiKey": {
+        const accept = operation.bind(runtime.context)
+        // An API key's call is refused while the organization whose data it touches is disabled.
+        const answer = (data: unknown, caller: ApiKeyCaller): Effect.Effect<unknown, ApiError> => {
+          const accepted = accept(data)
+          if (Either.isLeft(accepted)) return Effect.fail(accepted.left)
+          const { organizationId, run } = accepted.right
+          const handled = run(caller)
+          return organizationId === undefined || access.knownEnabled(caller.apiKey, organizationId)
+            ? handled
+            : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
+        }
+        // With a per-key rate limit every authenticated API-key call is counted first; without one, nothing is added.
+        const answerCounted = limitApiKey === undefined
+          ? answer
+          : (data: unknown, caller: ApiKeyCaller) => Effect.zipRight(limitApiKey(caller.apiKey), answer(data, caller))
+        return (request, data) => {
+          const ip = request.ip ?? ""
           const apiKey = header(request, names.apiKey)
           const authToken = header(request, names.authToken)
           const known = access.knownApiKeyCaller(apiKey, authToken, ip)
           return known !== undefined
-            ? runAsKey(data, known)
-            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => runAsKey(data, caller))
+            ? answerCounted(data, known)
+            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => answerCounted(data, caller))
         }
       }
     }
+  }
+
+  for (const operation of operations) {
+    const route = routeOf(operation)
     for (const path of operation.paths) {
       if (routes.has(path)) throw new Error(`Two operations claim ${path}`)
       const name = operationIdOf(path)

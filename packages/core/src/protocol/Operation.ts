@@ -1,7 +1,9 @@
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
 import type { ApiError } from "./ApiError.js"
+import { makeDecoder } from "./Decode.js"
 import type { ErrorStatus } from "./ErrorStatus.js"
 
 /** What an INTERNAL-with-details answer becomes under `strictStatuses`. */
@@ -30,20 +32,22 @@ export type CallerOf<A extends AuthMode> = A extends "apiKey" ? ApiKeyCaller
   : A extends "workspace" ? WorkspaceCaller
   : PublicCaller
 
+/** An operation's request, decoded and accepted: the organization it touches, and how to answer it for a caller. */
+export interface Accepted<A extends AuthMode> {
+  readonly organizationId: string | undefined
+  readonly run: (caller: CallerOf<A>) => Effect.Effect<unknown, ApiError>
+}
+
 /**
- * One row of the operation table. Routing, decoding, the envelope, the OpenAPI
- * document and the reference table are all derived from these rows.
+ * One row of the operation table, as `defineOperation` makes it. Routing, decoding, the
+ * envelope, the OpenAPI document and the reference table are all derived from these rows.
+ * The row's own input, output and service types are checked where it is declared, and
+ * stay inside `bind`; what the table shows of them is the schemas.
  *
- * `R` is what running the operation needs: its service. The dispatcher looks the
- * service up once, when it is built, and hands it to `handler` on every request.
+ * `R` is what running the operation needs: its service. The dispatcher binds each row
+ * once, when it is built, and runs the bound row on every request.
  */
-export interface Operation<
-  A extends AuthMode = AuthMode,
-  I = any,
-  O = any,
-  E extends ErrorStatus = ErrorStatus,
-  R = any
-> {
+export interface OperationOf<A extends AuthMode, R> {
   /** Stable name, e.g. `organizations.documents.get`. */
   readonly name: string
   /** Every path the operation answers on (`/v1/...`, `/v2/...`). */
@@ -51,11 +55,11 @@ export interface Operation<
   readonly auth: A
   readonly summary: string
   /** Schema of the request's `data`. */
-  readonly input: Schema.Schema<I, any, never>
+  readonly input: Schema.Schema.AnyNoContext
   /** Schema of the response's `result`. */
-  readonly output: Schema.Schema<O, any, never>
+  readonly output: Schema.Schema.AnyNoContext
   /** Errors the handler can fail with (protocol errors are added for every operation). */
-  readonly errors: ReadonlyArray<E>
+  readonly errors: ReadonlyArray<ErrorStatus>
   /** HTTP status of a success (default 200). */
   readonly successStatus?: number
   /**
@@ -64,14 +68,20 @@ export interface Operation<
    */
   readonly strictStatus?: StrictStatus
   /**
-   * The organization whose data the call reads or writes. The dispatcher
-   * refuses the call with PERMISSION_DENIED while that organization is disabled.
+   * The organization whose data the call reads or writes (of the decoded input, whose type
+   * the row hides). The dispatcher refuses the call with PERMISSION_DENIED while that
+   * organization is disabled.
    */
-  readonly organization?: (input: I) => string | undefined
-  /** The service that carries the operation out. */
-  readonly service: Context.Tag<R, any>
-  readonly handler: (service: any, input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>>
+  readonly organization?: (input: never) => string | undefined
+  /**
+   * The operation on its service, taken from `context` once: decodes a request's `data` (an
+   * INVALID_ARGUMENT naming the field when it is not the input) and accepts it.
+   */
+  readonly bind: (context: Context.Context<R>) => (data: unknown) => Either.Either<Accepted<A>, ApiError<"INVALID_ARGUMENT">>
 }
+
+/** Any row of the table: one per authentication mode, so that `auth` tells which caller `run` takes. */
+export type Operation<R = unknown> = { readonly [A in AuthMode]: OperationOf<A, R> }[AuthMode]
 
 /** Declares an operation; the type parameters check the handler against its service, the schemas and the error list. */
 export const defineOperation = <
@@ -96,7 +106,19 @@ export const defineOperation = <
   readonly organization?: (input: I) => string | undefined
   readonly service: Context.Tag<Id, S>
   readonly handler: (service: S, input: I, caller: CallerOf<A>) => Effect.Effect<O, ApiError<E>>
-}): Operation<A, I, O, E, Id> => ({ errors: [], ...operation }) as Operation<A, I, O, E, Id>
-
-/** The services every operation of a table needs. */
-export type OperationRequirements<T extends ReadonlyArray<Operation>> = T[number] extends Operation<any, any, any, any, infer R> ? R : never
+}): OperationOf<A, Id> => {
+  const { handler, organization } = operation
+  return {
+    errors: [],
+    ...operation,
+    bind: (context) => {
+      const service = Context.get(context, operation.service)
+      const decode = makeDecoder(operation.input)
+      return (data) =>
+        Either.map(decode(data), (input) => ({
+          organizationId: organization?.(input),
+          run: (caller) => handler(service, input, caller)
+        }))
+    }
+  }
+}

@@ -13,10 +13,10 @@ import { type Compiled, makeStatementShapes } from "./StatementShapes.js"
  * statement runs (from its `commit`), so it may do its work at once and return an `Exit`.
  */
 export type DirectRun = (
-  statement: Statement.Statement<any>,
-  ordinary: (statement: Statement.Statement<any>) => Effect.Effect<ReadonlyArray<any>, SqlError>,
-  compile: (statement: Statement.Statement<any>) => Compiled
-) => Effect.Effect<ReadonlyArray<any>, SqlError>
+  statement: Statement.Statement<unknown>,
+  ordinary: (statement: Statement.Statement<unknown>) => Effect.Effect<ReadonlyArray<unknown>, SqlError>,
+  compile: (statement: Statement.Statement<unknown>) => Compiled
+) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
 
 /**
  * The client, with every statement written as a template (sql`...`, which is
@@ -29,15 +29,18 @@ export type DirectRun = (
 export const withDirectStatements = (client: SqlClient.SqlClient, direct: DirectRun): SqlClient.SqlClient => {
   const compile = makeStatementShapes()
   // One method shared by every statement: the hot path allocates nothing for it.
-  function commit(this: Statement.Statement<any>) {
+  function commit(this: Statement.Statement<unknown>) {
     return direct(this, ordinaryCommit, compile)
   }
-  const make = (strings: unknown, ...args: Array<unknown>): unknown => {
-    const made = (client as any)(strings, ...args)
-    if (Array.isArray(strings) && "raw" in strings) replaceCommit(made, commit) // not sql("name") and other helpers
+  // The client's two call forms (Statement.Constructor): sql("name") is an identifier; a template, a statement.
+  function make(strings: TemplateStringsArray | string, ...args: Array<unknown>) {
+    if (typeof strings === "string") return client(strings)
+    const made = client(strings, ...args)
+    replaceCommit(made, commit)
     return made
   }
-  return Object.assign(make, client) as unknown as SqlClient.SqlClient
+  // The client's own members (transactions, helpers) on the new call: it is the client, statements aside.
+  return Object.assign(make, client)
 }
 
 /**

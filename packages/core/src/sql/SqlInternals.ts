@@ -19,21 +19,28 @@ import type * as Effect from "effect/Effect"
 export const CHECKED_SQL_VERSION = "0.52.1"
 
 type Rows = ReadonlyArray<unknown>
-type Commit = (this: Statement.Statement<any>) => Effect.Effect<Rows, SqlError>
+type Commit = (this: Statement.Statement<unknown>) => Effect.Effect<Rows, SqlError>
+
+/** What a statement has beyond its type (the assumptions above). */
+interface Internals {
+  commit: Commit
+}
+
+const internalsOf = (statement: Statement.Statement<unknown>): Statement.Statement<unknown> & Internals =>
+  statement as Statement.Statement<unknown> & Internals
 
 /** The parts of a statement written as a template, in order. */
-export const segmentsOf = (statement: Statement.Statement<unknown>): ReadonlyArray<Statement.Segment> =>
-  (statement as unknown as { readonly segments: ReadonlyArray<Statement.Segment> }).segments
+export const segmentsOf = (statement: Statement.Statement<unknown>): ReadonlyArray<Statement.Segment> => statement.segments
 
 /** Runs the statement the way it will run when evaluated: its `commit()` (its own, or its class's). */
 export const commitOf = (statement: Statement.Statement<unknown>): Effect.Effect<Rows, SqlError> =>
-  (statement as unknown as { commit(): Effect.Effect<Rows, SqlError> }).commit()
+  internalsOf(statement).commit()
 
 /** Runs the statement on @effect/sql's own path (span, scope, connection acquisition), whatever replaced its `commit`. */
 export const ordinaryCommit = (statement: Statement.Statement<unknown>): Effect.Effect<Rows, SqlError> =>
-  (Object.getPrototypeOf(statement) as { commit: Commit }).commit.call(statement as Statement.Statement<any>)
+  (Object.getPrototypeOf(statement) as Internals).commit.call(statement)
 
 /** Makes `commit` how this one statement runs when evaluated. */
 export const replaceCommit = (statement: Statement.Statement<unknown>, commit: Commit): void => {
-  ;(statement as unknown as { commit: Commit }).commit = commit
+  internalsOf(statement).commit = commit
 }

@@ -7,6 +7,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { directStatementsWanted, withDirectStatements } from "./DirectStatements.js"
 import type { Compiled } from "./StatementShapes.js"
 
@@ -16,9 +17,9 @@ import type { Compiled } from "./StatementShapes.js"
  */
 export interface SyncSqliteDriver {
   /** Runs a prepared (and remembered) statement: its rows as objects, or as arrays of values when `raw`; throws on failure. */
-  readonly run: (sql: string, params: ReadonlyArray<unknown>, raw: boolean) => Array<any>
+  readonly run: (sql: string, params: ReadonlyArray<unknown>, raw: boolean) => Array<object>
   /** Runs a statement once, without remembering it (transaction control, migrations); throws on failure. */
-  readonly runOnce: (sql: string, params: ReadonlyArray<unknown>) => Array<any>
+  readonly runOnce: (sql: string, params: ReadonlyArray<unknown>) => Array<object>
 }
 
 export interface SyncSqliteClientOptions {
@@ -32,6 +33,9 @@ export interface SyncSqliteClientOptions {
 }
 
 const failure = (cause: unknown) => new SqlError({ cause, message: `Failed to execute statement: ${(cause as Error)?.message ?? cause}` })
+
+/** Rows run `raw` are arrays of values (SyncSqliteDriver.run). */
+const valuesOf = (rows: Array<object>): Array<ReadonlyArray<unknown>> => rows.filter((row) => Array.isArray(row))
 
 /**
  * A `SqlClient` over a synchronous SQLite driver with the least work per statement: no lock
@@ -52,12 +56,12 @@ export const makeSyncSqliteClient = (
       execute: (sql, params, transformRows) =>
         transformRows ? Effect.map(run(sql, params, false), transformRows) : run(sql, params, false),
       executeRaw: (sql, params) => run(sql, params, false),
-      executeValues: (sql, params) => run(sql, params, true),
+      executeValues: (sql, params) => Effect.map(run(sql, params, true), valuesOf),
       executeUnprepared: (sql, params, transformRows) => {
         const rows = Effect.try({ try: () => driver.runOnce(sql, params ?? []), catch: failure })
         return transformRows ? Effect.map(rows, transformRows) : rows
       },
-      executeStream: () => Effect.dieMessage("executeStream is not supported") as any
+      executeStream: () => Stream.dieMessage("executeStream is not supported")
     }
 
     // One transaction at a time holds the connection; plain statements wait only while one does.
@@ -86,7 +90,7 @@ export const makeSyncSqliteClient = (
     })
 
     if (!(yield* directStatementsWanted(options.directStatements))) return client
-    const runNow = (statement: Statement.Statement<any>, compile: (statement: Statement.Statement<any>) => Compiled) => {
+    const runNow = (statement: Statement.Statement<unknown>, compile: (statement: Statement.Statement<unknown>) => Compiled) => {
       const [sql, params] = compile(statement)
       try {
         return Exit.succeed(driver.run(sql, params, false))

@@ -8,7 +8,6 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { operations } from "../operations.js"
-import type { Operation } from "../protocol/Operation.js"
 
 type Check = (result: unknown) => Either.Either<unknown, ParseResult.ParseError>
 
@@ -17,7 +16,7 @@ let checks: Map<string, Check> | undefined
 /** path → its operation's output check, built on first use. */
 const checkFor = (path: string): Check | undefined => {
   checks ??= new Map(
-    (operations as ReadonlyArray<Operation>).flatMap((operation) => {
+    operations.flatMap((operation) => {
       const check = Schema.decodeUnknownEither(operation.output, { errors: "all", onExcessProperty: "error" })
       return operation.paths.map((path) => [path, check] as const)
     })

@@ -25,7 +25,7 @@ const driverOf = (db: Database): SyncSqliteDriver => {
   const collect = (statement: ReturnType<Database["prepare"]>, params: ReadonlyArray<unknown>, raw: boolean) => {
     try {
       statement.bind(params as Array<number | string | Uint8Array | null>)
-      const rows: Array<any> = []
+      const rows: Array<object> = []
       while (statement.step()) rows.push(raw ? statement.get() : statement.getAsObject())
       return rows
     } finally {

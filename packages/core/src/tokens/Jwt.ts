@@ -138,7 +138,7 @@ const importSigningKey = (key: SigningKey): Promise<CryptoKey> => {
 /** Signs a user token: `iss`, `sub`=userId, `aud`=apiKey, `iat`, `exp`=iat+48h, `jti`, `user`, `permissions`. */
 export const signUserToken = async (key: SigningKey, claims: UserTokenClaims): Promise<string> => {
   const privateKey = await importSigningKey(key)
-  return new SignJWT({ user: claims.user, permissions: claims.permissions } as unknown as JWTPayload)
+  return new SignJWT({ user: claims.user, permissions: claims.permissions })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: "JWT" })
     .setIssuer(claims.issuer)
     .setSubject(claims.userId)

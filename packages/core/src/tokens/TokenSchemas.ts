@@ -1,3 +1,4 @@
+import * as Arbitrary from "effect/Arbitrary"
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { Email, Id, List, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
@@ -6,41 +7,68 @@ import { normalizeExpiresAt } from "./Jwt.js"
 /** Resources per token: the spec names no limit; 100 keeps a token (sent with every client call) small. */
 export const MAX_TOKEN_RESOURCES = 100
 
-/** Spec "Token permission resource". */
-export const TokenResourceInput = Schema.Struct({
-  type: Schema.Literal("organization", "document", "folder"),
-  id: Id,
-  organizationId: optional(Id),
-  accessRole: optional(Schema.Literal("viewer", "editor")),
-  /** Seconds or milliseconds (below 10^12 is seconds: docs/decisions.md, "Product rulings"); stored in the token as ms. */
-  expiresAt: optional(Schema.Number.pipe(
-    Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" }),
-    Schema.filter(
-      (value) => normalizeExpiresAt(value) <= MAX_EPOCH_MILLIS || "must be before the year 10000 (in seconds below 10^12, else in milliseconds)",
-      { jsonSchema: { maximum: MAX_EPOCH_MILLIS } }
-    )
-  ))
-}).pipe(
-  Schema.filter((resource) =>
-    resource.type === "organization" || resource.organizationId !== undefined ||
-    { path: ["organizationId"], message: `is required when type is ${resource.type}` }
+const AccessRole = Schema.Literal("viewer", "editor")
+
+/** Seconds or milliseconds (below 10^12 is seconds: docs/decisions.md, "Product rulings"); stored in the token as ms. */
+const ExpiresAt = Schema.Number.pipe(
+  Schema.nonNegative({ message: () => "must be a Unix timestamp (not negative)" }),
+  Schema.filter(
+    (value) => normalizeExpiresAt(value) <= MAX_EPOCH_MILLIS || "must be before the year 10000 (in seconds below 10^12, else in milliseconds)",
+    { jsonSchema: { maximum: MAX_EPOCH_MILLIS } }
   )
 )
 
-export const UserPropertiesInput = Schema.Struct({
+/** An `organization` entry: `organizationId` may be given (it is the entry's own id's organization). */
+const OrganizationResource = Schema.Struct({
+  type: Schema.Literal("organization"),
+  id: Id,
+  organizationId: optional(Id),
+  accessRole: optional(AccessRole),
+  expiresAt: optional(ExpiresAt)
+})
+
+/** A `document` or `folder` entry: the spec requires its `organizationId`, so the published schema does too. */
+const ResourceInOrganization = (type: "document" | "folder") =>
+  Schema.Struct({
+    type: Schema.Literal(type),
+    id: Id,
+    organizationId: Schema.propertySignature(Id).annotations({ missingMessage: () => `is required when type is ${type}` }),
+    accessRole: optional(AccessRole),
+    expiresAt: optional(ExpiresAt)
+  })
+
+/**
+ * Spec "Token permission resource": one variant per `type`, so that the rule "organizationId is
+ * required when type is document or folder" is the schema's, and the OpenAPI document states it.
+ */
+export const TokenResourceInput = Schema.Union(
+  OrganizationResource,
+  ResourceInOrganization("document"),
+  ResourceInOrganization("folder")
+)
+
+/** What userProperties takes. */
+const userProperties = {
   isAdmin: optional(Schema.Boolean),
   name: NonEmptyText(1000),
-  email: Email,
-  // Declared only to refuse it with a message that says where it goes (spec: generate_token).
-  organizationId: optional(Schema.Unknown.annotations({ description: "Not accepted: add an `organization` entry to permissions.resources." }))
-}).pipe(
-  Schema.filter((properties) =>
-    properties.organizationId === undefined || {
-      path: ["organizationId"],
-      message: "does not belong in userProperties: add it to permissions.resources as an entry of type \"organization\""
-    }
-  )
-)
+  email: Email
+}
+
+/**
+ * Spec: `organizationId` must not be placed in userProperties. Declared as a key no value fits
+ * (`not: {}` in the OpenAPI document, `never` in generated clients), with a message that says where it goes.
+ */
+const RefusedOrganizationId = Schema.Never.annotations({
+  description: "Not accepted: add an `organization` entry to permissions.resources.",
+  message: () => "does not belong in userProperties: add it to permissions.resources as an entry of type \"organization\"",
+  // Effect's Arbitrary builds every part, even under the struct's own annotation below.
+  arbitrary: () => (fc) => fc.constant(undefined as never)
+})
+
+export const UserPropertiesInput = Schema.Struct({ ...userProperties, organizationId: optional(RefusedOrganizationId) }).annotations({
+  // Samples (tests) of what is accepted: Effect's Arbitrary would give the refused key a value.
+  arbitrary: () => () => Arbitrary.make(Schema.Struct(userProperties))
+})
 
 export const GenerateTokenInput = Schema.Struct({
   userId: Id,

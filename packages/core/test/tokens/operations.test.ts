@@ -166,6 +166,33 @@ forEachBackend("auth/generate_token", (ctx) => {
       }
     })
 
+    it("publishes both rules in the OpenAPI document, which the server keeps over HTTP", async () => {
+      const document = (await ctx().client.raw({ method: "GET", path: "/openapi.json" })).body
+      const data = document.paths[GENERATE].post.requestBody.content["application/json"].schema.properties.data
+      // organizationId in userProperties: declared as a key no value fits.
+      expect(data.properties.userProperties.properties.organizationId).toMatchObject({ not: {} })
+      expect(data.properties.userProperties.additionalProperties).toBe(false)
+      // One variant per type; document and folder require organizationId, organization does not.
+      const variants: Array<{ properties: { type: { enum: Array<string> } }; required: Array<string> }> =
+        data.properties.permissions.properties.resources.items.anyOf
+      const requiredBy = Object.fromEntries(variants.flatMap((variant) => variant.properties.type.enum.map((type) => [type, variant.required])))
+      expect(Object.keys(requiredBy).sort()).toEqual(["document", "folder", "organization"])
+      expect(requiredBy["document"]).toContain("organizationId")
+      expect(requiredBy["folder"]).toContain("organizationId")
+      expect(requiredBy["organization"]).not.toContain("organizationId")
+      // What the document refuses, the server refuses (the messages are checked above).
+      await expectInvalid(
+        { ...documentedRequest, userProperties: { ...documentedRequest.userProperties, organizationId: "org_123" } },
+        "data.userProperties.organizationId"
+      )
+      await expectInvalid({ ...documentedRequest, permissions: { resources: [{ type: "folder", id: "f" }] } }, "data.permissions.resources[0].organizationId")
+      // And what it allows, the server takes: an organization entry with or without organizationId.
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const resources = [{ type: "organization", id: "o" }, { type: "organization", id: "o2", organizationId: "o2" }]
+      expect((await client.post(GENERATE, { ...documentedRequest, permissions: { resources } }, creds.headers)).status).toBe(200)
+    })
+
     it("requires userId, userProperties (name, email) and permissions.resources", async () => {
       const { userId: _u, ...noUserId } = documentedRequest
       await expectInvalid(noUserId, "data.userId")

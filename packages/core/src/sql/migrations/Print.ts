@@ -3,6 +3,7 @@ import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { migrationRecord } from "./index.js"
 
 /**
@@ -25,7 +26,7 @@ export const migrationScript = (compiler: Statement.Compiler): Effect.Effect<str
       executeRaw: record,
       executeValues: record,
       executeUnprepared: record,
-      executeStream: () => Effect.dieMessage("executeStream is not supported") as any
+      executeStream: () => Stream.dieMessage("executeStream is not supported")
     }
     const client = yield* SqlClient.make({
       acquirer: Effect.succeed(connection),
