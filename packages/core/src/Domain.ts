@@ -46,7 +46,7 @@ export type Provided<L> = L extends Layer.Layer<infer A, infer _E, infer _R> ? A
 export type Needed<L> = L extends Layer.Layer<infer _A, infer _E, infer R> ? R : never
 export type Failure<L> = L extends Layer.Layer<infer _A, infer E, infer _R> ? E : never
 
-/** One Layer of all of these (at least one): what each provides, needing what each needs. */
+/** One Layer of all of these: what each provides, needing what each needs (none: the empty Layer). */
 export const mergeLayers = <L extends AnyLayer>(layers: ReadonlyArray<L>): Layer.Layer<Provided<L>, Failure<L>, Needed<L>> =>
   // Each element's own type is what the union distributes over; TypeScript cannot follow that through a generic.
-  Layer.mergeAll(...(layers as [L, ...Array<L>])) as Layer.Layer<Provided<L>, Failure<L>, Needed<L>>
+  (layers.length === 0 ? Layer.empty : Layer.mergeAll(...(layers as [L, ...Array<L>]))) as Layer.Layer<Provided<L>, Failure<L>, Needed<L>>
