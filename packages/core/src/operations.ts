@@ -1,4 +1,4 @@
 import { type Domain, domains } from "./domains.js"
 
 /** The operation table: every operation Atrium answers, declared once in its domain, in the domains' order. */
-export const operations = domains.flatMap<Domain["operations"][number]>((domain) => domain.operations)
+export const operations: ReadonlyArray<Domain["operations"][number]> = domains.flatMap<Domain["operations"][number]>((domain) => domain.operations)
