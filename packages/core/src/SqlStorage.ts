@@ -4,33 +4,15 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { SqlActivitiesRepo } from "./activities/SqlActivitiesRepo.js"
-import { SqlAgentExecutionsRepo } from "./agents/SqlAgentExecutionsRepo.js"
-import { SqlCommentsRepo } from "./comments/SqlCommentsRepo.js"
-import { SqlDeliveriesRepo } from "./deliveries/SqlDeliveriesRepo.js"
-import { SqlOutboxRepo } from "./deliveries/SqlOutboxRepo.js"
-import { SqlDocumentsRepo } from "./documents/SqlDocumentsRepo.js"
-import { SqlFoldersRepo } from "./folders/SqlFoldersRepo.js"
+import { mergeLayers } from "./Domain.js"
+import { type Domain, domains } from "./domains.js"
+import type { DataTable } from "./jobs/JobTables.js"
 import { SqlJobDataPort } from "./jobs/SqlJobDataPort.js"
-import { SqlJobsRepo } from "./jobs/SqlJobsRepo.js"
-import { SqlJudgmentsRepo } from "./judgments/SqlJudgmentsRepo.js"
-import { SqlNotificationPreferencesRepo } from "./notifications/SqlNotificationPreferencesRepo.js"
-import { SqlOrganizationsRepo } from "./organizations/SqlOrganizationsRepo.js"
-import { SqlRateLimitsRepo } from "./protocol/SqlRateLimitsRepo.js"
 import { SqlServerSecretsRepo } from "./ports/SqlServerSecretsRepo.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { Transactions, withCommitHooks } from "./ports/Transactions.js"
-import { SqlPresenceRepo } from "./presence/SqlPresenceRepo.js"
+import { SqlRateLimitsRepo } from "./protocol/SqlRateLimitsRepo.js"
 import type { StorageServices } from "./Storage.js"
-import { SqlSigningKeysRepo } from "./tokens/SqlSigningKeysRepo.js"
-import { SqlUserGroupsRepo } from "./users/SqlUserGroupsRepo.js"
-import { SqlUsersRepo } from "./users/SqlUsersRepo.js"
-import { SqlWebhookConfigRepo } from "./webhooks/SqlWebhookConfigRepo.js"
-import { SqlWebhookEndpointsRepo } from "./webhooks/SqlWebhookEndpointsRepo.js"
-import { SqlDomainsRepo } from "./workspace/SqlDomainsRepo.js"
-import { SqlLoginLinksRepo } from "./workspace/SqlLoginLinksRepo.js"
-import { SqlSettingsRepo } from "./workspace/SqlSettingsRepo.js"
-import { SqlWorkspaceRepo } from "./workspace/SqlWorkspaceRepo.js"
 
 /**
  * PostgreSQL's word for a transaction that lost a race with another: a unique key taken since
@@ -83,31 +65,14 @@ const SqlHealth = Layer.effect(
 
 /**
  * Every repository written once against `@effect/sql`'s SqlClient: the SQLite
- * and PostgreSQL packages add only their client and their migrations.
+ * and PostgreSQL packages add only their client and their migrations. Each domain's
+ * repositories come from its descriptor (domains.ts); the jobs' data port visits every
+ * domain's tables; the rest is the storage's own (transactions, health, server secrets,
+ * rate limits).
  */
 export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient> = Layer.mergeAll(
-  SqlWorkspaceRepo,
-  SqlSettingsRepo,
-  SqlDomainsRepo,
-  SqlLoginLinksRepo,
-  SqlOrganizationsRepo,
-  SqlDocumentsRepo,
-  SqlFoldersRepo,
-  SqlUsersRepo,
-  SqlUserGroupsRepo,
-  SqlPresenceRepo,
-  SqlNotificationPreferencesRepo,
-  SqlJobsRepo,
-  SqlJobDataPort,
-  SqlActivitiesRepo,
-  SqlCommentsRepo,
-  SqlWebhookConfigRepo,
-  SqlWebhookEndpointsRepo,
-  SqlOutboxRepo,
-  SqlDeliveriesRepo,
-  SqlSigningKeysRepo,
-  SqlAgentExecutionsRepo,
-  SqlJudgmentsRepo,
+  mergeLayers(domains.flatMap<Domain["repositories"][number]>((domain) => domain.repositories)),
+  SqlJobDataPort(domains.flatMap<DataTable>((domain) => "dataTables" in domain ? domain.dataTables : [])),
   SqlServerSecretsRepo,
   SqlRateLimitsRepo,
   SqlTransactions,

@@ -1,3 +1,5 @@
+import type { Provided } from "./Domain.js"
+import type { Domain } from "./domains.js"
 import { ActivitiesRepo } from "./activities/ActivitiesRepo.js"
 import { AgentExecutionsRepo } from "./agents/AgentExecutionsRepo.js"
 import { CommentsRepo } from "./comments/CommentsRepo.js"
@@ -56,33 +58,14 @@ export {
 }
 
 /**
- * Everything a storage Layer provides: one typed repository per domain, the
- * transaction boundary and a health check. In-memory (`@atrium/core/testing`),
- * SQLite (`@atrium/sql-sqlite`) and PostgreSQL provide all of them.
+ * Everything a storage Layer provides: every domain's repositories (their descriptors'
+ * `repositories`, domains.ts), the jobs' data port over the domains' tables, the transaction
+ * boundary, a health check, the server's secrets and the rate limits' counters. In-memory
+ * (`@atrium/core/testing`), SQLite (`@atrium/sql-sqlite`) and PostgreSQL provide all of them.
  */
 export type StorageServices =
-  | WorkspaceRepo
-  | SettingsRepo
-  | DomainsRepo
-  | LoginLinksRepo
-  | OrganizationsRepo
-  | DocumentsRepo
-  | FoldersRepo
-  | UsersRepo
-  | UserGroupsRepo
-  | PresenceRepo
-  | NotificationPreferencesRepo
-  | JobsRepo
+  | Provided<Domain["repositories"][number]>
   | JobDataPort
-  | ActivitiesRepo
-  | CommentsRepo
-  | WebhookConfigRepo
-  | WebhookEndpointsRepo
-  | OutboxRepo
-  | DeliveriesRepo
-  | SigningKeysRepo
-  | AgentExecutionsRepo
-  | JudgmentsRepo
   | ServerSecretsRepo
   | RateLimitsRepo
   | Transactions

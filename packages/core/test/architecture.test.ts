@@ -1,10 +1,12 @@
 /**
  * The joints of the house, checked on the sources: what a folder may import
- * (docs/architecture.md, "Domain events").
+ * (docs/architecture.md, "Domain events"), and that every domain is in the list of descriptors
+ * the registries derive from (docs/architecture.md, "A new domain").
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
+import { domains } from "../src/domains.js"
 
 const src = join(import.meta.dirname, "../src")
 
@@ -62,4 +64,23 @@ it("no module of core imports itself back through others", () => {
   }
   for (const file of files) visit(file, [])
   expect(cycles).toEqual([])
+})
+
+/** Folders of core's sources that are not domains: the request path, ports, infrastructure, test support. */
+const NOT_DOMAINS = ["crypto", "events", "ports", "protocol", "schema", "sql", "testing"]
+
+/** Domain folders being built and not yet registered: delete an entry when its descriptor joins domains.ts. */
+const PENDING_DOMAINS = [
+  // Issue 23: the access rule and its service, registered with the operations that use them.
+  "access"
+]
+
+it("every domain folder is in the list of descriptors (domains.ts), under its folder's name, and nothing else is", () => {
+  const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  const domainFolders = folders.filter((folder) => !NOT_DOMAINS.includes(folder) && !PENDING_DOMAINS.includes(folder))
+  for (const folder of PENDING_DOMAINS) expect(domains.map((domain) => domain.name), `${folder} is registered: no longer pending`).not.toContain(folder)
+  // A folder with a service but no descriptor would have no operations, no storage and no jobs' tables.
+  expect(domains.map((domain) => domain.name).sort()).toEqual(domainFolders.sort())
+  for (const domain of domains) expect(existsSync(join(src, domain.name, "domain.ts")), `${domain.name}/domain.ts`).toBe(true)
+  for (const folder of NOT_DOMAINS) expect(folders, folder).toContain(folder)
 })

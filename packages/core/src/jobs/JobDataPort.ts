@@ -5,7 +5,7 @@ import type * as Effect from "effect/Effect"
  * The data primitives background jobs need, over every table that holds a
  * user's or a document's data. Kept in `jobs/` so the jobs never call into
  * other domains' repositories; `SqlJobDataPort` provides it, driven by the
- * catalogue in `JobTables.ts`.
+ * catalogue every domain declares (`dataTables`, read through `JobTables.ts`).
  * A kind of data names one table.
  */
 export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobDataPort, {

@@ -28,77 +28,37 @@ export interface DataTable {
    * columns with this table's.
    */
   readonly children?: ReadonlyArray<{ readonly table: string; readonly on: ReadonlyArray<readonly [child: string, parent: string]> }>
+  /** Visited before every other table (the document rows) or after them (the user record); absent: in the domains' order. */
+  readonly order?: "first" | "last"
 }
 
 /** The document rows themselves: the first kind a migration moves. */
 export const DOCUMENT_ROWS = "documents"
 
-const common = { apiKey: "api_key", organization: "organization_id" } as const
-
 /**
- * Every table with a user's or a document's data. A deletion removes users' rows in this order
- * (the user record last); a migration moves documents' rows in this order (the document row first).
+ * Every domain's tables (`dataTables` in its descriptor) in the order the jobs visit them: the
+ * descriptors' order, except that a table marked `first` comes before all others and one marked
+ * `last` after them. A deletion removes users' rows in this order (the user record last); a
+ * migration moves documents' rows in this order (the document row first).
  */
-export const dataTables: ReadonlyArray<DataTable> = [
-  { name: DOCUMENT_ROWS, ...common, document: "id", documentInKey: true },
-  {
-    name: "activities",
-    ...common,
-    // The acting user.
-    user: "user_id",
-    document: "document_id",
-    record: { column: "record", key: ["api_key", "organization_id", "id"], documentPath: ["metadata", "documentId"] }
-  },
-  { name: "agent_executions", ...common, document: "document_id" },
-  // The user is the human reviewer who recorded the judgment.
-  { name: "judgments", ...common, user: "reviewer_id", document: "document_id" },
-  { name: "presence", ...common, user: "user_id", document: "document_id", documentInKey: true },
-  // Per-user settings; the organization-level default has document_id ''.
-  { name: "notification_preferences", ...common, user: "user_id", document: "document_id", documentInKey: true },
-  { name: "user_group_members", ...common, user: "user_id" },
-  {
-    // Organization, folder and document access; scope_id is the document id at level "document".
-    name: "user_memberships",
-    ...common,
-    user: "user_id",
-    document: "scope_id",
-    documentRowsOnly: { column: "level", value: "document" },
-    documentInKey: true
-  },
-  {
-    // Threads the user started go whole: their other comments answer the user's first one.
-    name: "comment_annotations",
-    ...common,
-    user: "created_by",
-    document: "document_id",
-    children: ["comments", "comment_reactions", "comment_reads"].map((table) => ({
-      table,
-      on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "id"]] as const
-    }))
-  },
-  {
-    // The user's comments in other people's threads, with the reactions to them.
-    name: "comments",
-    ...common,
-    user: "created_by",
-    children: [{
-      table: "comment_reactions",
-      on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "annotation_id"], ["comment_id", "id"]]
-    }]
-  },
-  { name: "comment_reactions", ...common, user: "user_id" },
-  { name: "comment_reads", ...common, user: "user_id" },
-  // The user record (name, email, …), one per API key: shared by its organizations.
-  { name: "users", apiKey: "api_key", user: "user_id" }
+export const inJobOrder = (tables: ReadonlyArray<DataTable>): ReadonlyArray<DataTable> => [
+  ...tables.filter((table) => table.order === "first"),
+  ...tables.filter((table) => table.order === undefined),
+  ...tables.filter((table) => table.order === "last")
 ]
 
-export const userDataTables = dataTables.filter((table) => table.user !== undefined)
-export const documentDataTables = dataTables.filter((table) => table.document !== undefined)
-
-export const dataTable = (name: string): DataTable => {
-  const table = dataTables.find((t) => t.name === name)
-  if (table === undefined) throw new Error(`Unknown kind of job data: ${name}`)
-  return table
+/** The jobs' view of these tables: by name, those with users' rows, and those with documents' rows. */
+export const jobTables = (tables: ReadonlyArray<DataTable>) => {
+  const ordered = inJobOrder(tables)
+  return {
+    userData: ordered.filter((table) => table.user !== undefined),
+    documentData: ordered.filter((table) => table.document !== undefined),
+    named: (name: string): DataTable => {
+      const table = ordered.find((t) => t.name === name)
+      if (table === undefined) throw new Error(`Unknown kind of job data: ${name}`)
+      return table
+    }
+  }
 }
 
 /** A copy of a JSON record with `value` at `path`. */

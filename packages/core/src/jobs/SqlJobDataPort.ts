@@ -3,52 +3,56 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { fromJson, toJson } from "../sql/Rows.js"
 import { JobDataPort } from "./JobDataPort.js"
-import { dataTable, documentDataTables, userDataTables, withValue } from "./JobTables.js"
+import { type DataTable, jobTables, withValue } from "./JobTables.js"
 
-export const SqlJobDataPort = Layer.effect(
-  JobDataPort,
-  Effect.map(SqlClient.SqlClient, (sql) => ({
-    userData: userDataTables.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined })),
-    documentData: documentDataTables.map((t) => t.name),
-    deleteUserData: (apiKey, userIds, organizationId, data) =>
-      Effect.gen(function*() {
-        const spec = dataTable(data)
-        const owned = sql.and([
-          sql`${sql(spec.apiKey)} = ${apiKey}`,
-          sql.in(spec.user!, userIds),
-          ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
-        ])
-        // Children first, while their parents still say whose they are.
-        for (const child of spec.children ?? []) {
-          const joined = sql.and(child.on.map(([c, p]) => sql`${sql(child.table)}.${sql(c)} = parent.${sql(p)}`))
-          yield* sql`DELETE FROM ${sql(child.table)} WHERE EXISTS (SELECT 1 FROM ${sql(spec.name)} parent WHERE ${owned} AND ${joined})`
-        }
-        yield* sql`DELETE FROM ${sql(spec.name)} WHERE ${owned}`
-      }).pipe(Effect.orDie),
-    moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
-      Effect.gen(function*() {
-        const spec = dataTable(data)
-        const table = sql(spec.name)
-        const document = sql(spec.document!)
-        const only = spec.documentRowsOnly
-        const scope = sql.and([
-          sql`${sql(spec.apiKey)} = ${apiKey}`,
-          sql`${sql(spec.organization!)} = ${organizationId}`,
-          ...(only !== undefined ? [sql`${sql(only.column)} = ${only.value}`] : [])
-        ])
-        if (spec.documentInKey) yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId}`
-        if (spec.record === undefined) {
-          yield* sql`UPDATE ${table} SET ${document} = ${toId} WHERE ${scope} AND ${document} = ${fromId}`
-          return
-        }
-        // No JSON functions in portable SQL: each record is rewritten here, then stored with its column copy.
-        const { column, documentPath, key } = spec.record
-        const rows = yield* sql<Record<string, unknown>>`SELECT ${sql.csv(key)}, ${sql(column)} FROM ${table} WHERE ${scope} AND ${document} = ${fromId}`
-        for (const row of rows) {
-          const record = toJson(withValue(fromJson(row[column], {}), documentPath, toId))
-          yield* sql`UPDATE ${table} SET ${document} = ${toId}, ${sql(column)} = ${record}
-            WHERE ${sql.and(key.map((k) => sql`${sql(k)} = ${row[k]}`))}`
-        }
-      }).pipe(Effect.orDie)
-  }))
-)
+/** The job data port over these tables (every domain's `dataTables`: SqlStorage.ts gives them). */
+export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
+  const { documentData, named: dataTable, userData } = jobTables(tables)
+  return Layer.effect(
+    JobDataPort,
+    Effect.map(SqlClient.SqlClient, (sql) => ({
+      userData: userData.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined })),
+      documentData: documentData.map((t) => t.name),
+      deleteUserData: (apiKey, userIds, organizationId, data) =>
+        Effect.gen(function*() {
+          const spec = dataTable(data)
+          const owned = sql.and([
+            sql`${sql(spec.apiKey)} = ${apiKey}`,
+            sql.in(spec.user!, userIds),
+            ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
+          ])
+          // Children first, while their parents still say whose they are.
+          for (const child of spec.children ?? []) {
+            const joined = sql.and(child.on.map(([c, p]) => sql`${sql(child.table)}.${sql(c)} = parent.${sql(p)}`))
+            yield* sql`DELETE FROM ${sql(child.table)} WHERE EXISTS (SELECT 1 FROM ${sql(spec.name)} parent WHERE ${owned} AND ${joined})`
+          }
+          yield* sql`DELETE FROM ${sql(spec.name)} WHERE ${owned}`
+        }).pipe(Effect.orDie),
+      moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
+        Effect.gen(function*() {
+          const spec = dataTable(data)
+          const table = sql(spec.name)
+          const document = sql(spec.document!)
+          const only = spec.documentRowsOnly
+          const scope = sql.and([
+            sql`${sql(spec.apiKey)} = ${apiKey}`,
+            sql`${sql(spec.organization!)} = ${organizationId}`,
+            ...(only !== undefined ? [sql`${sql(only.column)} = ${only.value}`] : [])
+          ])
+          if (spec.documentInKey) yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId}`
+          if (spec.record === undefined) {
+            yield* sql`UPDATE ${table} SET ${document} = ${toId} WHERE ${scope} AND ${document} = ${fromId}`
+            return
+          }
+          // No JSON functions in portable SQL: each record is rewritten here, then stored with its column copy.
+          const { column, documentPath, key } = spec.record
+          const rows = yield* sql<Record<string, unknown>>`SELECT ${sql.csv(key)}, ${sql(column)} FROM ${table} WHERE ${scope} AND ${document} = ${fromId}`
+          for (const row of rows) {
+            const record = toJson(withValue(fromJson(row[column], {}), documentPath, toId))
+            yield* sql`UPDATE ${table} SET ${document} = ${toId}, ${sql(column)} = ${record}
+              WHERE ${sql.and(key.map((k) => sql`${sql(k)} = ${row[k]}`))}`
+          }
+        }).pipe(Effect.orDie)
+    }))
+  )
+}

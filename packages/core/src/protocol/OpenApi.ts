@@ -1,5 +1,6 @@
 import * as JSONSchema from "effect/JSONSchema"
 import type * as Schema from "effect/Schema"
+import { domains } from "../domains.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
@@ -48,17 +49,16 @@ const withoutEffectAnnotations = (value: unknown): unknown => {
 /** The tag of a path: its first segment after the version (`workspace`, `users`, `commentannotations`, …). */
 const tagOf = (path: string) => path.split("/")[2]!
 
-const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  workspace: "The workspace: API keys and auth tokens, domains, the permission provider, notifications, the login link, advanced webhooks (endpoints, messages, attempts).",
-  organizations: "Organizations, their documents and folders, user groups, access, and document migration.",
-  users: "Users of an organization, document or folder, and deleting a user's data everywhere.",
-  presence: "Who is on a document now.",
-  notifications: "Per-user notification settings.",
-  activities: "The activity log of an organization's documents.",
-  commentannotations: "Comment threads, their comments, reactions, read markers and counts.",
-  auth: "User access tokens (JWT) with per-resource permissions.",
-  agents: "Agent executions.",
-  memory: "Judgments, and approve/reject suggestions from them."
+/** Every tag's description, from the domains that introduce them (each domain's `tags`, domains.ts). */
+const tagDescriptions: ReadonlyMap<string, string> = new Map(
+  domains.flatMap((domain) => "tags" in domain ? domain.tags.map((tag) => [tag.name, tag.description] as const) : [])
+)
+
+/** A path's tag, with its description: every tag is one a domain introduces. */
+const describedTag = (name: string) => {
+  const description = tagDescriptions.get(name)
+  if (description === undefined) throw new Error(`No domain introduces the OpenAPI tag "${name}" (its descriptor's tags)`)
+  return { name, description }
 }
 
 /** The OpenAPI 3.1 document, derived from the operation table, with a recorded example of every path. */
@@ -125,7 +125,7 @@ export const openApiDocument = (
       license: { name: "MIT", identifier: "MIT" }
     },
     servers: [{ url: "/", description: "The server that serves this document" }],
-    tags: [...new Set(Object.keys(paths).map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: [...new Set(Object.keys(paths).map(tagOf))].map(describedTag),
     paths,
     components: {
       schemas: withoutEffectAnnotations(definitions) as Record<string, JSONSchema.JsonSchema7>,

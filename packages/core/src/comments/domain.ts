@@ -1,0 +1,40 @@
+import { defineDomain } from "../Domain.js"
+import { Comments } from "./Comments.js"
+import { commentOperations } from "./operations.js"
+import { SqlCommentsRepo } from "./SqlCommentsRepo.js"
+
+const common = { apiKey: "api_key", organization: "organization_id" } as const
+
+/** Comment threads (annotations), their comments, reactions and read markers. */
+export const commentsDomain = defineDomain({
+  name: "comments",
+  operations: commentOperations,
+  services: [Comments.Default],
+  repositories: [SqlCommentsRepo],
+  dataTables: [
+    {
+      // Threads the user started go whole: their other comments answer the user's first one.
+      name: "comment_annotations",
+      ...common,
+      user: "created_by",
+      document: "document_id",
+      children: ["comments", "comment_reactions", "comment_reads"].map((table) => ({
+        table,
+        on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "id"]] as const
+      }))
+    },
+    {
+      // The user's comments in other people's threads, with the reactions to them.
+      name: "comments",
+      ...common,
+      user: "created_by",
+      children: [{
+        table: "comment_reactions",
+        on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "annotation_id"], ["comment_id", "id"]]
+      }]
+    },
+    { name: "comment_reactions", ...common, user: "user_id" },
+    { name: "comment_reads", ...common, user: "user_id" }
+  ],
+  tags: [{ name: "commentannotations", description: "Comment threads, their comments, reactions, read markers and counts." }]
+})

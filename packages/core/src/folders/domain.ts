@@ -1,0 +1,12 @@
+import { defineDomain } from "../Domain.js"
+import { Folders } from "./Folders.js"
+import { folderOperations } from "./operations.js"
+import { SqlFoldersRepo } from "./SqlFoldersRepo.js"
+
+/** Folders of an organization's documents. */
+export const foldersDomain = defineDomain({
+  name: "folders",
+  operations: folderOperations,
+  services: [Folders.Default],
+  repositories: [SqlFoldersRepo]
+})

@@ -1,0 +1,16 @@
+import { defineDomain } from "../Domain.js"
+import { JobRunner } from "./JobRunner.js"
+import { Jobs } from "./Jobs.js"
+import { jobOperations } from "./operations.js"
+import { SqlJobsRepo } from "./SqlJobsRepo.js"
+
+/**
+ * Background jobs: user-data deletion and document migration. Their data port (`JobDataPort`)
+ * visits every domain's `dataTables`, so the SQL composition root builds it from the domain list.
+ */
+export const jobsDomain = defineDomain({
+  name: "jobs",
+  operations: jobOperations,
+  services: [Jobs.Default, JobRunner.Default],
+  repositories: [SqlJobsRepo]
+})

@@ -1,0 +1,31 @@
+import { defineDomain } from "../Domain.js"
+import { userOperations } from "./operations.js"
+import { SqlUserGroupsRepo } from "./SqlUserGroupsRepo.js"
+import { SqlUsersRepo } from "./SqlUsersRepo.js"
+import { UserGroups } from "./UserGroups.js"
+import { Users } from "./Users.js"
+
+const common = { apiKey: "api_key", organization: "organization_id" } as const
+
+/** Users, their access to organizations, folders and documents, and user groups. */
+export const usersDomain = defineDomain({
+  name: "users",
+  operations: userOperations,
+  services: [Users.Default, UserGroups.Default],
+  repositories: [SqlUsersRepo, SqlUserGroupsRepo],
+  dataTables: [
+    { name: "user_group_members", ...common, user: "user_id" },
+    {
+      // Organization, folder and document access; scope_id is the document id at level "document".
+      name: "user_memberships",
+      ...common,
+      user: "user_id",
+      document: "scope_id",
+      documentRowsOnly: { column: "level", value: "document" },
+      documentInKey: true
+    },
+    // The user record (name, email, …), one per API key: shared by its organizations; deleted last.
+    { name: "users", apiKey: "api_key", user: "user_id", order: "last" }
+  ],
+  tags: [{ name: "users", description: "Users of an organization, document or folder, and deleting a user's data everywhere." }]
+})

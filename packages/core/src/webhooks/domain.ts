@@ -1,0 +1,14 @@
+import { defineDomain } from "../Domain.js"
+import { webhookOperations } from "./operations.js"
+import { SqlWebhookConfigRepo } from "./SqlWebhookConfigRepo.js"
+import { SqlWebhookEndpointsRepo } from "./SqlWebhookEndpointsRepo.js"
+import { WebhookConfigs } from "./WebhookConfigs.js"
+import { WebhookEndpoints } from "./WebhookEndpoints.js"
+
+/** Advanced webhooks' configuration and endpoints (the outbox and its deliveries are `deliveries/`). */
+export const webhooksDomain = defineDomain({
+  name: "webhooks",
+  operations: webhookOperations,
+  services: [WebhookConfigs.Default, WebhookEndpoints.Default],
+  repositories: [SqlWebhookConfigRepo, SqlWebhookEndpointsRepo]
+})
