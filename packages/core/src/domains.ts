@@ -1,3 +1,4 @@
+import { accessDomain } from "./access/domain.js"
 import { activitiesDomain } from "./activities/domain.js"
 import { agentsDomain } from "./agents/domain.js"
 import { commentsDomain } from "./comments/domain.js"
@@ -35,7 +36,8 @@ export const domains = [
   deliveriesDomain,
   tokensDomain,
   agentsDomain,
-  judgmentsDomain
+  judgmentsDomain,
+  accessDomain
 ] as const
 
 export type Domain = (typeof domains)[number]

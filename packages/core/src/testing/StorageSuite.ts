@@ -12,6 +12,7 @@
 import type * as Layer from "effect/Layer"
 import { type DomainName, domains } from "../domains.js"
 import type { StorageServices } from "../Storage.js"
+import { cases as access } from "./storage/access.js"
 import { cases as acrossDomains } from "./storage/acrossDomains.js"
 import { cases as activities } from "./storage/activities.js"
 import { cases as agents } from "./storage/agents.js"
@@ -47,7 +48,8 @@ const byDomain: Readonly<Record<DomainName, StorageCases>> = {
   deliveries,
   tokens,
   agents,
-  judgments
+  judgments,
+  access
 }
 
 /**
