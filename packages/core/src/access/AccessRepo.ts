@@ -12,10 +12,18 @@ export interface StoredGrant {
   readonly expiresAt: number | undefined
 }
 
-/** What storage knows that the access rule needs, for one user and one document. */
-export interface StoredAccessFacts {
+/** What storage knows of one user in one organization. */
+export interface UserAccessFacts {
   /** undefined: no such organization (yet). */
   readonly organization: { readonly disabled: boolean } | undefined
+  /** Every grant the user holds in the organization, at every level, expired ones included. */
+  readonly grants: ReadonlyArray<StoredGrant>
+  /** Whether the user belongs to one of the organization's user groups. */
+  readonly inUserGroup: boolean
+}
+
+/** What storage knows that the access rule needs, for one user and one document. */
+export interface StoredAccessFacts extends UserAccessFacts {
   /** undefined: no such document (yet). */
   readonly document:
     | {
@@ -29,13 +37,23 @@ export interface StoredAccessFacts {
       readonly folderAccessType: AccessType | undefined
     }
     | undefined
-  /** Every grant the user holds in the organization, at every level, expired ones included. */
-  readonly grants: ReadonlyArray<StoredGrant>
-  /** Whether the user belongs to one of the organization's user groups. */
-  readonly inUserGroup: boolean
+}
+
+/** What storage knows that the access rule needs, for one user and one folder. */
+export interface StoredFolderFacts extends UserAccessFacts {
+  /** undefined: no such folder. */
+  readonly folder:
+    | {
+      /** The folder and its ancestors, nearest first. */
+      readonly folderChain: ReadonlyArray<string>
+      /** Its access type, inheritance applied. */
+      readonly accessType: AccessType
+    }
+    | undefined
 }
 
 /** Storage port of the access rule: one read of the facts per (user, document). */
 export class AccessRepo extends Context.Tag("@atrium/core/AccessRepo")<AccessRepo, {
   readonly facts: (apiKey: string, organizationId: string, documentId: string, userId: string) => Effect.Effect<StoredAccessFacts>
+  readonly folderFacts: (apiKey: string, organizationId: string, folderId: string, userId: string) => Effect.Effect<StoredFolderFacts>
 }>() {}

@@ -24,7 +24,8 @@ export interface Grant {
 export interface AccessFacts {
   readonly organizationId: string
   readonly organizationDisabled: boolean
-  readonly documentId: string
+  /** The document asked about; undefined when the question is about a folder (the first of `folderChain`). */
+  readonly documentId: string | undefined
   readonly documentDisabled: boolean
   /** The document's folder and its ancestors, nearest first; empty at the root. */
   readonly folderChain: ReadonlyArray<string>
@@ -52,6 +53,8 @@ export type AccessReason =
 
 export interface AccessDecision {
   readonly accessRole: AccessRole | null
+  /** When the grant that decided expires (epoch ms), if it does. */
+  readonly expiresAt?: number
   /** Why, for logs and auth/permissions/get; a disabled document adds `readOnly`. */
   readonly reason: AccessReason
   /** The document is disabled: whatever the rest gave is at most `viewer`. */
@@ -67,19 +70,22 @@ const grantAt = (grants: ReadonlyArray<Grant>, level: Grant["level"], id: string
 }
 
 /** Steps 3 to 5 of the order: the role before a disabled document caps it. */
-const undisabled = (facts: AccessFacts): Pick<AccessDecision, "accessRole" | "reason"> => {
+const byGrant = (grant: Grant, reason: AccessReason): Pick<AccessDecision, "accessRole" | "reason" | "expiresAt"> =>
+  grant.expiresAt === undefined ? { accessRole: grant.accessRole, reason } : { accessRole: grant.accessRole, reason, expiresAt: grant.expiresAt }
+
+const undisabled = (facts: AccessFacts): Pick<AccessDecision, "accessRole" | "reason" | "expiresAt"> => {
   if (facts.provider !== undefined) {
     return { accessRole: facts.provider.accessRole, reason: facts.provider.failed ? "permission provider failed" : "permission provider" }
   }
   const grants = facts.grants.filter(live(facts.now))
-  const document = grantAt(grants, "document", facts.documentId)
-  if (document) return { accessRole: document.accessRole, reason: "document grant" }
+  const document = facts.documentId === undefined ? undefined : grantAt(grants, "document", facts.documentId)
+  if (document) return byGrant(document, "document grant")
   for (const folderId of facts.folderChain) {
     const folder = grantAt(grants, "folder", folderId)
-    if (folder) return { accessRole: folder.accessRole, reason: "folder grant" }
+    if (folder) return byGrant(folder, "folder grant")
   }
   const organization = grantAt(grants, "organization", facts.organizationId)
-  if (organization) return { accessRole: organization.accessRole, reason: "organization grant" }
+  if (organization) return byGrant(organization, "organization grant")
   switch (facts.accessType) {
     case "public":
       return { accessRole: "editor", reason: "public document" }
@@ -95,6 +101,6 @@ export const decideAccess = (facts: AccessFacts): AccessDecision => {
   if (facts.organizationDisabled) return { accessRole: null, reason: "organization disabled", readOnly: false }
   const decided = undisabled(facts)
   return facts.documentDisabled && decided.accessRole === "editor"
-    ? { accessRole: "viewer", reason: decided.reason, readOnly: true }
+    ? { ...decided, accessRole: "viewer", readOnly: true }
     : { ...decided, readOnly: facts.documentDisabled }
 }

@@ -2,13 +2,14 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { TokenResource } from "../tokens/Jwt.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
-import { AccessRepo } from "./AccessRepo.js"
+import { AccessRepo, type UserAccessFacts } from "./AccessRepo.js"
 import { type AccessDecision, type AccessType, decideAccess, type Grant } from "./AccessRule.js"
 import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
 
 /** A document's access type when neither it nor a folder sets one (the facts: `public` is the default). */
 export const DEFAULT_ACCESS_TYPE: AccessType = "public"
 
+/** Who asks about what: `documentId` for `check`, a folder id for `checkFolder`. */
 export interface AccessQuestion {
   readonly apiKey: string
   readonly userId: string
@@ -18,6 +19,10 @@ export interface AccessQuestion {
   readonly tokenResources?: ReadonlyArray<TokenResource>
   /** Why access is asked, told to the permission provider (default `setDocuments`: a document read). */
   readonly source?: PermissionSource
+}
+
+export interface FolderQuestion extends Omit<AccessQuestion, "documentId"> {
+  readonly folderId: string
 }
 
 /** The token's entries that speak of this organization, as grants. */
@@ -33,56 +38,97 @@ const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: st
     }))
 
 /**
- * May this user read, or write, this document now? The facts from storage, the token and the
- * permission provider, decided by the one rule (AccessRule.ts). A document or organization that
- * does not exist yet is judged as one at the organization's root with the default access type,
- * so a public default lets a user open a new document (docs/decisions.md, "Access").
+ * May this user read, or write, this document (or folder) now? The facts from storage, the token
+ * and the permission provider, decided by the one rule (AccessRule.ts). A document or organization
+ * that does not exist yet is judged as one at the organization's root with the default access
+ * type, so a public default lets a user open a new document (docs/decisions.md, "Access").
  */
 export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/core/DocumentAccess", {
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* AccessRepo
     const provider = yield* PermissionProvider
+
+    /** The rule over a resource's facts: its folder chain and access type, and what storage knows of the user. */
+    const decide = (
+      question: Omit<AccessQuestion, "documentId">,
+      stored: UserAccessFacts,
+      resource: {
+        readonly type: "document" | "folder"
+        readonly id: string
+        readonly documentId: string | undefined
+        readonly disabled: boolean
+        readonly folderChain: ReadonlyArray<string>
+        readonly accessType: AccessType
+        readonly parentFolderId: string | undefined
+      }
+    ): Effect.Effect<AccessDecision> =>
+      Effect.gen(function*() {
+        const { apiKey, organizationId, userId } = question
+        const now = yield* Clock.currentTimeMillis
+        const organizationDisabled = stored.organization?.disabled ?? false
+        const askProvider = !organizationDisabled && (yield* provider.enabled(apiKey))
+        const providerAnswer = askProvider
+          ? (yield* provider.ask(apiKey, [{
+            userId,
+            resource: {
+              id: resource.id,
+              type: resource.type,
+              source: question.source ?? "setDocuments",
+              organizationId,
+              ...(resource.parentFolderId !== undefined && { parentFolderId: resource.parentFolderId })
+            }
+          }]))[0]
+          : undefined
+        const grants: ReadonlyArray<Grant> = [
+          ...tokenGrants(question.tokenResources ?? [], organizationId),
+          ...stored.grants.map((grant) => ({ ...grant, source: "stored" as const }))
+        ]
+        return decideAccess({
+          organizationId,
+          organizationDisabled,
+          documentId: resource.documentId,
+          documentDisabled: resource.disabled,
+          folderChain: resource.folderChain,
+          accessType: resource.accessType,
+          // A user of the organization: one of its user groups, or an organization-level grant that has not expired.
+          member: stored.inUserGroup || grants.some((grant) => grant.level === "organization" && (grant.expiresAt === undefined || grant.expiresAt > now)),
+          provider: providerAnswer,
+          grants,
+          now
+        })
+      })
+
     return {
       check: (question: AccessQuestion): Effect.Effect<AccessDecision> =>
-        Effect.gen(function*() {
-          const { apiKey, documentId, organizationId, userId } = question
-          const stored = yield* repo.facts(apiKey, organizationId, documentId, userId)
-          const now = yield* Clock.currentTimeMillis
+        Effect.flatMap(repo.facts(question.apiKey, question.organizationId, question.documentId, question.userId), (stored) => {
           const document = stored.document
           const folderChain = document?.folderChain ?? []
-          const organizationDisabled = stored.organization?.disabled ?? false
-          const askProvider = !organizationDisabled && (yield* provider.enabled(apiKey))
-          const providerAnswer = askProvider
-            ? (yield* provider.ask(apiKey, [{
-              userId,
-              resource: {
-                id: documentId,
-                type: "document",
-                source: question.source ?? "setDocuments",
-                organizationId,
-                ...(folderChain[0] !== undefined && { parentFolderId: folderChain[0] })
-              }
-            }]))[0]
-            : undefined
-          const grants: ReadonlyArray<Grant> = [
-            ...tokenGrants(question.tokenResources ?? [], organizationId),
-            ...stored.grants.map((grant) => ({ ...grant, source: "stored" as const }))
-          ]
-          return decideAccess({
-            organizationId,
-            organizationDisabled,
-            documentId,
-            documentDisabled: document?.disabled ?? false,
+          return decide(question, stored, {
+            type: "document",
+            id: question.documentId,
+            documentId: question.documentId,
+            disabled: document?.disabled ?? false,
             folderChain,
             accessType: document !== undefined && !document.inheritAccess ? document.accessType : document?.folderAccessType ?? DEFAULT_ACCESS_TYPE,
-            // A user of the organization: one of its user groups, or an organization-level grant that has not expired.
-            member: stored.inUserGroup || grants.some((grant) => grant.level === "organization" && (grant.expiresAt === undefined || grant.expiresAt > now)),
-            provider: providerAnswer,
-            grants,
-            now
+            parentFolderId: folderChain[0]
           })
-        })
+        }),
+
+      /** The same question about a folder; undefined when the organization has no such folder. */
+      checkFolder: (question: FolderQuestion): Effect.Effect<AccessDecision | undefined> =>
+        Effect.flatMap(repo.folderFacts(question.apiKey, question.organizationId, question.folderId, question.userId), (stored) =>
+          stored.folder === undefined
+            ? Effect.succeed(undefined)
+            : decide(question, stored, {
+              type: "folder",
+              id: question.folderId,
+              documentId: undefined,
+              disabled: false,
+              folderChain: stored.folder.folderChain,
+              accessType: stored.folder.accessType,
+              parentFolderId: undefined
+            }))
     }
   })
 }) {}

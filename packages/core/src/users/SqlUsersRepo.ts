@@ -42,6 +42,7 @@ interface MembershipSqlRow {
   readonly scope_id: string
   readonly user_id: string
   readonly access_role: MembershipRow["accessRole"]
+  readonly expires_at: IntegerColumn | null
   readonly created_at: IntegerColumn
   readonly updated_at: IntegerColumn
 }
@@ -53,6 +54,7 @@ const toMembership = (r: MembershipSqlRow): MembershipRow => ({
   scopeId: r.scope_id,
   userId: r.user_id,
   accessRole: r.access_role,
+  ...(r.expires_at !== null && r.expires_at !== undefined && { expiresAt: num(r.expires_at) }),
   createdAt: num(r.created_at),
   updatedAt: num(r.updated_at)
 })
@@ -114,11 +116,12 @@ export const SqlUsersRepo = Layer.effect(
             scope_id: m.scopeId,
             user_id: m.userId,
             access_role: m.accessRole,
+            expires_at: m.expiresAt ?? null,
             created_at: m.createdAt,
             updated_at: m.updatedAt
           })
         } ON CONFLICT (api_key, organization_id, level, scope_id, user_id)
-          DO UPDATE SET access_role = excluded.access_role, updated_at = excluded.updated_at`.pipe(ignoreRows),
+          DO UPDATE SET access_role = excluded.access_role, expires_at = excluded.expires_at, updated_at = excluded.updated_at`.pipe(ignoreRows),
       deleteMembership: (apiKey, organizationId, level, scopeId, userId) =>
         sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
           AND level = ${level} AND scope_id = ${scopeId} AND user_id = ${userId} RETURNING user_id`.pipe(

@@ -16,7 +16,7 @@ import type {
   User,
   UserInput
 } from "./UserSchemas.js"
-import { type MembershipLevel, type UserRow, UsersRepo } from "./UsersRepo.js"
+import { type MembershipLevel, newUser, type UserRow, UsersRepo } from "./UsersRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -112,18 +112,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         const now = yield* Clock.currentTimeMillis
         yield* lockUser(apiKey, input.userId)
         const existing = yield* repo.findUser(apiKey, input.userId)
-        const base: UserRow = existing ?? {
-          apiKey,
-          userId: input.userId,
-          internalId: yield* ids.make(),
-          name: null,
-          email: null,
-          photoUrl: null,
-          initial: null,
-          metadata: {},
-          createdAt: now,
-          updatedAt: now
-        }
+        const base: UserRow = existing ?? newUser(apiKey, input.userId, yield* ids.make(), now)
         const row = merge(base, input, now)
         yield* repo.putUser(row)
         yield* repo.putMembership({

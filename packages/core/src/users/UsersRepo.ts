@@ -30,9 +30,25 @@ export interface MembershipRow {
   readonly scopeId: string
   readonly userId: string
   readonly accessRole: AccessRole
+  /** Epoch ms past which the grant no longer counts (auth/permissions/add); undefined: no end. */
+  readonly expiresAt?: number | undefined
   readonly createdAt: number
   readonly updatedAt: number
 }
+
+/** A user with nothing but its id, as a grant to a user not added yet makes it. */
+export const newUser = (apiKey: string, userId: string, internalId: string, now: number): UserRow => ({
+  apiKey,
+  userId,
+  internalId,
+  name: null,
+  email: null,
+  photoUrl: null,
+  initial: null,
+  metadata: {},
+  createdAt: now,
+  updatedAt: now
+})
 
 /** Which memberships a user list reads: a level, and the document or folder (any of that level when omitted). */
 export interface MembershipFilter {
@@ -64,7 +80,7 @@ export class UsersRepo extends Context.Tag("@atrium/core/UsersRepo")<UsersRepo, 
     scopeId: string,
     userId: string
   ) => Effect.Effect<MembershipRow | undefined>
-  /** Inserts the membership, or updates the role of the existing one. */
+  /** Inserts the membership, or updates the role and expiry of the existing one. */
   readonly putMembership: (row: MembershipRow) => Effect.Effect<void>
   /** False when there was no such membership. */
   readonly deleteMembership: (

@@ -54,7 +54,8 @@ const rows: ReadonlyArray<readonly [string, Partial<AccessFacts>, ReturnType<typ
   ["...in either order", { grants: [grant("document", "doc", "viewer", { source: "token" }), grant("document", "doc", "editor")] }, { accessRole: "viewer", reason: "document grant", readOnly: false }],
   ["an expired document entry falls back to the folder grant", { grants: [grant("document", "doc", "editor", { source: "token", expiresAt: NOW - 1 }), grant("folder", "inner", "viewer")] }, { accessRole: "viewer", reason: "folder grant", readOnly: false }],
   ["an entry expiring exactly now has expired", { grants: [grant("document", "doc", "editor", { expiresAt: NOW })] }, { accessRole: null, reason: "restricted document", readOnly: false }],
-  ["an entry expiring later counts", { grants: [grant("document", "doc", "viewer", { expiresAt: NOW + 1 })] }, { accessRole: "viewer", reason: "document grant", readOnly: false }],
+  ["an entry expiring later counts, and says when it ends", { grants: [grant("document", "doc", "viewer", { expiresAt: NOW + 1 })] }, { accessRole: "viewer", reason: "document grant", readOnly: false, expiresAt: NOW + 1 }],
+  ["a question about a folder: the folder's own grant first", { documentId: undefined, folderChain: ["inner", "outer"], grants: [grant("document", "doc", "editor"), grant("folder", "outer", "editor"), grant("folder", "inner", "viewer")] }, { accessRole: "viewer", reason: "folder grant", readOnly: false }],
   ["an expired token entry lets the stored grant at the same level count", { grants: [grant("document", "doc", "viewer", { source: "token", expiresAt: NOW - 1 }), grant("document", "doc", "editor")] }, { accessRole: "editor", reason: "document grant", readOnly: false }],
   ["a grant beats a public access type", { accessType: "public", grants: [grant("document", "doc", "viewer")] }, { accessRole: "viewer", reason: "document grant", readOnly: false }],
   // 5. No grant: the access type.
