@@ -116,6 +116,15 @@ export const largestBatches = (capOf) => {
       })
     },
     {
+      name: "auth/permissions/get, every user on every document",
+      path: "/v2/auth/permissions/get",
+      setup: (post, r) => post("/v1/organizations/documents/add", { organizationId: "org", documents: range(30, (i) => ({ documentId: `${r}-p${i}` })) }),
+      data: (r) => {
+        const checks = cap("/v2/auth/permissions/get", "userIds × (folderIds + documentIds)")
+        return { organizationId: "org", userIds: range(checks / 30, (i) => `${r}-pu${i}`), documentIds: range(30, (i) => `${r}-p${i}`) }
+      }
+    },
+    {
       name: "judgments/add",
       path: "/v2/memory/judgments/add",
       data: (r) => ({

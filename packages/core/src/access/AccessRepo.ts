@@ -54,6 +54,7 @@ export interface StoredFolderFacts extends UserAccessFacts {
 
 /** Storage port of the access rule: one read of the facts per (user, document). */
 export class AccessRepo extends Context.Tag("@atrium/core/AccessRepo")<AccessRepo, {
+  readonly userFacts: (apiKey: string, organizationId: string, userId: string) => Effect.Effect<UserAccessFacts>
   readonly facts: (apiKey: string, organizationId: string, documentId: string, userId: string) => Effect.Effect<StoredAccessFacts>
   readonly folderFacts: (apiKey: string, organizationId: string, folderId: string, userId: string) => Effect.Effect<StoredFolderFacts>
 }>() {}

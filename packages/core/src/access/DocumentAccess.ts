@@ -25,6 +25,12 @@ export interface FolderQuestion extends Omit<AccessQuestion, "documentId"> {
   readonly folderId: string
 }
 
+/** The decision, with the resource's access type and whether it exists (a document not added yet is judged all the same). */
+export interface ResourceAccess extends AccessDecision {
+  readonly accessType: AccessType
+  readonly exists: boolean
+}
+
 /** The token's entries that speak of this organization, as grants. */
 const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: string): ReadonlyArray<Grant> =>
   resources
@@ -54,15 +60,16 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
       question: Omit<AccessQuestion, "documentId">,
       stored: UserAccessFacts,
       resource: {
-        readonly type: "document" | "folder"
+        readonly type: "organization" | "document" | "folder"
         readonly id: string
         readonly documentId: string | undefined
         readonly disabled: boolean
         readonly folderChain: ReadonlyArray<string>
         readonly accessType: AccessType
         readonly parentFolderId: string | undefined
+        readonly exists: boolean
       }
-    ): Effect.Effect<AccessDecision> =>
+    ): Effect.Effect<ResourceAccess> =>
       Effect.gen(function*() {
         const { apiKey, organizationId, userId } = question
         const now = yield* Clock.currentTimeMillis
@@ -84,7 +91,7 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
           ...tokenGrants(question.tokenResources ?? [], organizationId),
           ...stored.grants.map((grant) => ({ ...grant, source: "stored" as const }))
         ]
-        return decideAccess({
+        const decision = decideAccess({
           organizationId,
           organizationDisabled,
           documentId: resource.documentId,
@@ -97,10 +104,11 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
           grants,
           now
         })
+        return { ...decision, accessType: resource.accessType, exists: resource.exists }
       })
 
     return {
-      check: (question: AccessQuestion): Effect.Effect<AccessDecision> =>
+      check: (question: AccessQuestion): Effect.Effect<ResourceAccess> =>
         Effect.flatMap(repo.facts(question.apiKey, question.organizationId, question.documentId, question.userId), (stored) => {
           const document = stored.document
           const folderChain = document?.folderChain ?? []
@@ -111,24 +119,41 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
             disabled: document?.disabled ?? false,
             folderChain,
             accessType: document !== undefined && !document.inheritAccess ? document.accessType : document?.folderAccessType ?? DEFAULT_ACCESS_TYPE,
-            parentFolderId: folderChain[0]
+            parentFolderId: folderChain[0],
+            exists: document !== undefined
           })
         }),
 
-      /** The same question about a folder; undefined when the organization has no such folder. */
-      checkFolder: (question: FolderQuestion): Effect.Effect<AccessDecision | undefined> =>
+      /** The same question about a folder (judged as restricted when the organization has no such folder). */
+      checkFolder: (question: FolderQuestion): Effect.Effect<ResourceAccess> =>
         Effect.flatMap(repo.folderFacts(question.apiKey, question.organizationId, question.folderId, question.userId), (stored) =>
-          stored.folder === undefined
-            ? Effect.succeed(undefined)
-            : decide(question, stored, {
-              type: "folder",
-              id: question.folderId,
-              documentId: undefined,
-              disabled: false,
-              folderChain: stored.folder.folderChain,
-              accessType: stored.folder.accessType,
-              parentFolderId: undefined
-            }))
+          decide(question, stored, {
+            type: "folder",
+            id: question.folderId,
+            documentId: undefined,
+            disabled: false,
+            folderChain: stored.folder?.folderChain ?? [question.folderId],
+            accessType: stored.folder?.accessType ?? "restricted",
+            parentFolderId: undefined,
+            exists: stored.folder !== undefined
+          })),
+
+      /**
+       * The same question about the organization itself: its grant, else `editor` for its user
+       * groups (it is, to itself, organizationPrivate), else nothing.
+       */
+      checkOrganization: (question: Omit<AccessQuestion, "documentId">): Effect.Effect<ResourceAccess> =>
+        Effect.flatMap(repo.userFacts(question.apiKey, question.organizationId, question.userId), (stored) =>
+          decide(question, stored, {
+            type: "organization",
+            id: question.organizationId,
+            documentId: undefined,
+            disabled: false,
+            folderChain: [],
+            accessType: "organizationPrivate",
+            parentFolderId: undefined,
+            exists: stored.organization !== undefined
+          }))
     }
   })
 }) {}

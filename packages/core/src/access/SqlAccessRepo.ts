@@ -53,6 +53,7 @@ export const SqlAccessRepo = Layer.effect(
         )
       })
     return {
+      userFacts,
       facts: (apiKey, organizationId, documentId, userId) =>
         Effect.zipWith(
           userFacts(apiKey, organizationId, userId),

@@ -16,7 +16,7 @@ import type {
   User,
   UserInput
 } from "./UserSchemas.js"
-import { type MembershipLevel, newUser, type UserRow, UsersRepo } from "./UsersRepo.js"
+import { type MembershipLevel, newUser, type UserRow, userLock, UsersRepo } from "./UsersRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -81,7 +81,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const { lock, withTransaction } = yield* Transactions
 
     /** A user's fields are merged on add and update: concurrent writes of one user apply one after the other. */
-    const lockUser = (apiKey: string, userId: string) => lock("user", apiKey, userId)
+    const lockUser = (apiKey: string, userId: string) => lock(...userLock(apiKey, userId))
 
     /**
      * users/add creates a missing organization (docs/compatibility.md, "Users"); a missing

@@ -36,6 +36,9 @@ export interface MembershipRow {
   readonly updatedAt: number
 }
 
+/** The transaction lock every change of one user's record or grants takes first (`Transactions.lock`). */
+export const userLock = (apiKey: string, userId: string) => ["user", apiKey, userId] as const
+
 /** A user with nothing but its id, as a grant to a user not added yet makes it. */
 export const newUser = (apiKey: string, userId: string, internalId: string, now: number): UserRow => ({
   apiKey,

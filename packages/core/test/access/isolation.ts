@@ -1,8 +1,13 @@
 import type { DomainIsolation } from "../protocol/DomainIsolation.js"
 
 export const isolation: DomainIsolation = {
-  // Access has no operation of its own yet (issue 23): its facts are the organizations', documents',
-  // folders' and users' rows, which their domains seed and read.
-  seed: async () => ({}),
-  reads: () => []
+  // A's grants: B's permissions/get, add and remove aimed at the same user and resources must neither see nor touch them.
+  seed: async ({ call }) => {
+    await call("/v2/auth/permissions/add", {
+      user: { userId: "granted-user" },
+      permissions: { resources: [{ type: "organization", id: "org1", accessRole: "viewer" }, { type: "document", id: "doc1", organizationId: "org1", accessRole: "editor" }] }
+    })
+    return { aimed: { userId: "granted-user" }, aimedList: { userIds: ["granted-user"] } }
+  },
+  reads: () => [["/v2/auth/permissions/get", { organizationId: "org1", userIds: ["granted-user"], documentIds: ["doc1"] }]]
 }
