@@ -36,7 +36,7 @@ export interface ExecutionFilters {
 export class AgentExecutionsRepo extends Context.Tag("@atrium/core/AgentExecutionsRepo")<AgentExecutionsRepo, {
   /** Inserts, or replaces every field of the execution with the same id. */
   readonly upsert: (row: AgentExecutionRow) => Effect.Effect<void>
-  /** Keyset page ordered by (startedAt, id) in `order`. */
+  /** Keyset page ordered by (startedAt, id) in `order`; a disabled organization's executions are left out. */
   readonly list: (
     apiKey: string,
     filters: ExecutionFilters,

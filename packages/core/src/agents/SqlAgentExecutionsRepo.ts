@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, ignoreRows } from "../sql/MapRows.js"
 import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
@@ -74,6 +75,7 @@ export const SqlAgentExecutionsRepo = Layer.effect(
         return sql`SELECT * FROM agent_executions WHERE ${
           sql.and([
             sql`api_key = ${apiKey}`,
+            inEnabledOrganization(sql, "agent_executions", apiKey),
             ...(filters.agentId !== undefined ? [sql`agent_id = ${filters.agentId}`] : []),
             ...(filters.documentId !== undefined ? [sql`document_id = ${filters.documentId}`] : []),
             ...(filters.organizationId !== undefined ? [sql`organization_id = ${filters.organizationId}`] : []),

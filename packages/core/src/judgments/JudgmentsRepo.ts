@@ -23,7 +23,7 @@ export interface JudgmentFilters {
 export class JudgmentsRepo extends Context.Tag("@atrium/core/JudgmentsRepo")<JudgmentsRepo, {
   /** Inserts, or replaces every field of the judgment with the same id. */
   readonly upsert: (row: JudgmentRow) => Effect.Effect<void>
-  /** The `limit` newest matching judgments (createdAt, then id, descending). */
+  /** The `limit` newest matching judgments (createdAt, then id, descending); neither read counts a disabled organization's. */
   readonly latest: (apiKey: string, filters: JudgmentFilters, limit: number) => Effect.Effect<ReadonlyArray<JudgmentRow>>
   readonly count: (apiKey: string, filters: JudgmentFilters) => Effect.Effect<number>
 }>() {}

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
@@ -44,6 +45,7 @@ export const SqlJudgmentsRepo = Layer.effect(
     const where = (apiKey: string, filters: JudgmentFilters) =>
       sql.and([
         sql`api_key = ${apiKey}`,
+        inEnabledOrganization(sql, "judgments", apiKey),
         ...(filters.organizationId !== undefined ? [sql`organization_id = ${filters.organizationId}`] : []),
         ...(filters.documentId !== undefined ? [sql`document_id = ${filters.documentId}`] : []),
         ...(filters.decision !== undefined ? [sql`decision = ${filters.decision}`] : []),

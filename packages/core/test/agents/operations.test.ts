@@ -251,7 +251,7 @@ forEachBackend("agents/execution", (ctx) => {
       expect(await list(c, { agentId: running.agentId })).toEqual({ items: [], nextCursor: null, hasMore: false })
     })
 
-    it("refuses record and list for a disabled organization (list without organizationId still answers)", async () => {
+    it("refuses record and list for a disabled organization; list without organizationId leaves its executions out", async () => {
       const { client, workspace } = ctx()
       const creds = await workspace()
       await record(creds, { ...running, id: "in-org", organizationId: "org" })
@@ -266,10 +266,12 @@ forEachBackend("agents/execution", (ctx) => {
       const refusedList = await client.post(LIST, { organizationId: "org" }, creds.headers)
       expect(refusedList.status).toBe(403)
       expect(refusedList.body.error.status).toBe("PERMISSION_DENIED")
-      expect((await list(creds)).items).toEqual([expect.objectContaining({ id: "in-org", message: running.message })])
+      // docs/decisions.md, "Access": a list across organizations leaves a disabled one's rows out.
+      expect((await list(creds)).items).toEqual([])
 
       await disable(false)
       expect((await list(creds, { organizationId: "org" })).items).toHaveLength(1)
+      expect((await list(creds)).items).toEqual([expect.objectContaining({ id: "in-org", message: running.message })])
     })
   })
 })

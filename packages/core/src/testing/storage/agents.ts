@@ -1,6 +1,7 @@
 /** agents/: AgentExecutionsRepo. */
 import * as Effect from "effect/Effect"
 import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "../../agents/AgentExecutionsRepo.js"
+import { OrganizationsRepo } from "../../organizations/OrganizationsRepo.js"
 import { allPages, execution, type StorageCases, T0, unique } from "./fixtures.js"
 
 export const cases: StorageCases = (it, expect) => {
@@ -32,5 +33,26 @@ export const cases: StorageCases = (it, expect) => {
       yield* executions.upsert(finished)
       expect(yield* executions.list(apiKey, { status: "failed" }, { order: "desc", limit: 5 })).toEqual([finished])
       expect(yield* executions.list(apiKey, { organizationId: "org-1" }, { order: "desc", limit: 5 })).toEqual([])
+    }))
+
+  it.effect("AgentExecutionsRepo.list leaves a disabled organization's executions out, with or without its filter", () =>
+    Effect.gen(function*() {
+      const executions = yield* AgentExecutionsRepo
+      const organizations = yield* OrganizationsRepo
+      const apiKey = unique("key")
+      yield* executions.upsert(execution(apiKey, "on", T0, { organizationId: "org-on" }))
+      yield* executions.upsert(execution(apiKey, "off", T0, { organizationId: "org-off" }))
+      yield* executions.upsert(execution(apiKey, "none", T0, { organizationId: null }))
+      yield* organizations.ensure(apiKey, "org-on", T0)
+      yield* organizations.ensure(apiKey, "org-off", T0)
+      yield* organizations.setDisabled(apiKey, "org-off", true, T0)
+      // The same organization id of another key stays enabled: only this key's switch counts.
+      yield* organizations.ensure(unique("other"), "org-on", T0)
+      const ids = (filters: { organizationId?: string }) =>
+        Effect.map(executions.list(apiKey, filters, { order: "asc", limit: 10 }), (rows) => rows.map((e) => e.id))
+      expect(yield* ids({})).toEqual(["none", "on"])
+      expect(yield* ids({ organizationId: "org-off" })).toEqual([])
+      yield* organizations.setDisabled(apiKey, "org-off", false, T0)
+      expect(yield* ids({})).toEqual(["none", "off", "on"])
     }))
 }
