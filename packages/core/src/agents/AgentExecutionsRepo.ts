@@ -36,6 +36,8 @@ export interface ExecutionFilters {
 export class AgentExecutionsRepo extends Context.Tag("@atrium/core/AgentExecutionsRepo")<AgentExecutionsRepo, {
   /** Inserts, or replaces every field of the execution with the same id. */
   readonly upsert: (row: AgentExecutionRow) => Effect.Effect<void>
+  /** The organization of the execution with this id: null for none, undefined when there is no such execution. */
+  readonly organizationOf: (apiKey: string, id: string) => Effect.Effect<string | null | undefined>
   /** Keyset page ordered by (startedAt, id) in `order`; a disabled organization's executions are left out. */
   readonly list: (
     apiKey: string,

@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
+import { Access } from "../protocol/Access.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { type AgentExecutionRow, AgentExecutionsRepo, type ExecutionPosition } from "./AgentExecutionsRepo.js"
@@ -31,11 +32,18 @@ export class Agents extends Effect.Service<Agents>()("@atrium/core/Agents", {
     const repo = yield* AgentExecutionsRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
+    const access = yield* Access
 
     return {
       /** POST /v2/agents/execution/record, also for host apps: upsert by `id` (docs/decisions.md, "Product rulings"). */
       record: (apiKey: string, input: typeof RecordExecutionInput.Type) =>
         Effect.gen(function*() {
+          // An execution of a disabled organization is not replaced, not even by a call naming another organization or none
+          // (the dispatcher checked the one named; docs/decisions.md, "Access").
+          if (input.id !== undefined) {
+            const existing = yield* repo.organizationOf(apiKey, input.id)
+            if (typeof existing === "string" && existing !== input.organizationId) yield* access.ensureOrganizationEnabled(apiKey, existing)
+          }
           const row: AgentExecutionRow = {
             apiKey,
             id: input.id ?? (yield* ids.make("exec")),

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
 import { limitRows } from "../sql/Limit.js"
-import { allRows, ignoreRows } from "../sql/MapRows.js"
+import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
 import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AgentExecutionRow, AgentExecutionsRepo } from "./AgentExecutionsRepo.js"
 
@@ -64,6 +64,10 @@ export const SqlAgentExecutionsRepo = Layer.effect(
           started_at = excluded.started_at, completed_at = excluded.completed_at, triggered_by = excluded.triggered_by,
           organization_id = excluded.organization_id, document_id = excluded.document_id`
           .pipe(ignoreRows),
+      organizationOf: (apiKey, id) =>
+        sql`SELECT organization_id FROM agent_executions WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          firstRow((row: Pick<AgentExecutionSqlRow, "organization_id">) => strOrNull(row.organization_id))
+        ),
       list: (apiKey, filters, { after, limit, order }) => {
         // A row-value comparison (SQLite and PostgreSQL both seek the (…, started_at, id) indexes with it).
         const afterClause = after === undefined

@@ -16,6 +16,8 @@ export const agentOperations = [
     summary: "Record an agent execution, or update the one with the same id.",
     input: RecordExecutionInput,
     output: RecordExecutionResult,
+    // An execution recorded earlier in a now disabled organization is not replaced (Agents.record).
+    errors: ["PERMISSION_DENIED"],
     organization: (input) => input.organizationId,
     service: Agents,
     handler: (agents, input, caller) =>

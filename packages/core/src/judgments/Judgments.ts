@@ -61,6 +61,9 @@ export class Judgments extends Effect.Service<Judgments>()("@atrium/core/Judgmen
             const id = judgment.id ?? (yield* ids.make("jdg"))
             data[id] = yield* withTransaction(Effect.gen(function*() {
               if (judgment.organizationId !== undefined) yield* access.ensureOrganizationEnabled(apiKey, judgment.organizationId)
+              // A judgment of a disabled organization is not replaced, not even by an item naming another organization or none.
+              const existing = judgment.id === undefined ? undefined : yield* repo.organizationOf(apiKey, id)
+              if (typeof existing === "string" && existing !== judgment.organizationId) yield* access.ensureOrganizationEnabled(apiKey, existing)
               yield* repo.upsert({
                 apiKey,
                 id,

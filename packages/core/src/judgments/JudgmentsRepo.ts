@@ -23,6 +23,8 @@ export interface JudgmentFilters {
 export class JudgmentsRepo extends Context.Tag("@atrium/core/JudgmentsRepo")<JudgmentsRepo, {
   /** Inserts, or replaces every field of the judgment with the same id. */
   readonly upsert: (row: JudgmentRow) => Effect.Effect<void>
+  /** The organization of the judgment with this id: null for none, undefined when there is no such judgment. */
+  readonly organizationOf: (apiKey: string, id: string) => Effect.Effect<string | null | undefined>
   /** The `limit` newest matching judgments (createdAt, then id, descending); neither read counts a disabled organization's. */
   readonly latest: (apiKey: string, filters: JudgmentFilters, limit: number) => Effect.Effect<ReadonlyArray<JudgmentRow>>
   readonly count: (apiKey: string, filters: JudgmentFilters) => Effect.Effect<number>

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
 import { limitRows } from "../sql/Limit.js"
-import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { type IntegerColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type JudgmentFilters, type JudgmentRow, JudgmentsRepo } from "./JudgmentsRepo.js"
 
@@ -75,6 +75,10 @@ export const SqlJudgmentsRepo = Layer.effect(
           decision = excluded.decision, judge_type = excluded.judge_type, reviewer_id = excluded.reviewer_id,
           content_type = excluded.content_type, confidence = excluded.confidence, created_at = excluded.created_at`
           .pipe(ignoreRows),
+      organizationOf: (apiKey, id) =>
+        sql`SELECT organization_id FROM judgments WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+          firstRow((row: Pick<JudgmentSqlRow, "organization_id">) => strOrNull(row.organization_id))
+        ),
       latest: (apiKey, filters, limit) =>
         sql`SELECT * FROM judgments WHERE ${where(apiKey, filters)} ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
           .pipe(allRows(toRow)),

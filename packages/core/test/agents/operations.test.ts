@@ -268,6 +268,11 @@ forEachBackend("agents/execution", (ctx) => {
       expect(refusedList.body.error.status).toBe("PERMISSION_DENIED")
       // docs/decisions.md, "Access": a list across organizations leaves a disabled one's rows out.
       expect((await list(creds)).items).toEqual([])
+      // Nor is its execution replaced by a call naming another organization, or none.
+      for (const elsewhere of [{}, { organizationId: "other" }]) {
+        const replaced = await client.post(RECORD, { ...running, id: "in-org", message: "changed", ...elsewhere }, creds.headers)
+        expect(replaced.body.error).toEqual({ status: "PERMISSION_DENIED", message: "Organization org is disabled." })
+      }
 
       await disable(false)
       expect((await list(creds, { organizationId: "org" })).items).toHaveLength(1)

@@ -210,6 +210,19 @@ forEachBackend("memory", (ctx) => {
       expect(refused.body.error).toEqual({ status: "PERMISSION_DENIED", message: "Organization off is disabled." })
     })
 
+    it("leaves a disabled organization's judgments out of query without organizationId, and does not replace them by id", async () => {
+      const creds = await ctx().workspace()
+      await add(creds, [approval("u", { id: "in-off", organizationId: "off" }), approval("u", { id: "in-on", organizationId: "on" })])
+      await disableOrganization(creds, "off")
+      expect(await query(creds)).toMatchObject({ results: [{ recordId: "in-on" }], total: 1 })
+      const replaced = await add(creds, [approval("u", { id: "in-off" })])
+      expect(replaced.data["in-off"]).toEqual({ success: false, id: "in-off", message: "Organization off is disabled." })
+      const moved = await add(creds, [approval("u", { id: "in-off", organizationId: "on" })])
+      expect(moved.data["in-off"]).toEqual({ success: false, id: "in-off", message: "Organization off is disabled." })
+      await ctx().client.post("/v1/organizations/access/disablestate/update", { organizationIds: ["off"], disabled: false }, creds.headers)
+      expect((await query(creds, { organizationId: "off" })).results).toEqual([expect.objectContaining({ recordId: "in-off", organizationId: "off" })])
+    })
+
     it("never shows another API key's judgments", async () => {
       const { workspace } = ctx()
       const a = await workspace()

@@ -54,5 +54,8 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* ids({ organizationId: "org-off" })).toEqual([])
       yield* organizations.setDisabled(apiKey, "org-off", false, T0)
       expect(yield* ids({})).toEqual(["none", "off", "on"])
+      // What the service asks before replacing an execution by id.
+      expect([yield* executions.organizationOf(apiKey, "off"), yield* executions.organizationOf(apiKey, "none"), yield* executions.organizationOf(apiKey, "gone")])
+        .toEqual(["org-off", null, undefined])
     }))
 }

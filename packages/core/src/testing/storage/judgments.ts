@@ -46,5 +46,8 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* judgments.count(apiKey, { organizationId: "org-off" })).toBe(0)
       yield* organizations.setDisabled(apiKey, "org-off", false, T0)
       expect(yield* judgments.count(apiKey, {})).toBe(3)
+      // What the service asks before replacing a judgment by id.
+      expect([yield* judgments.organizationOf(apiKey, "off"), yield* judgments.organizationOf(apiKey, "none"), yield* judgments.organizationOf(apiKey, "gone")])
+        .toEqual(["org-off", null, undefined])
     }))
 }
