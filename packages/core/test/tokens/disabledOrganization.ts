@@ -1,0 +1,7 @@
+import type { DisabledOrganization } from "../protocol/DisabledOrganization.js"
+
+export const disabledOrganization: DisabledOrganization = {
+  noOrganizationData: {
+    "auth.generate_token": "signs the claims it is given and reads nothing stored; a token naming a disabled organization grants nothing in it (the access rule's first step)"
+  }
+}

@@ -1,0 +1,23 @@
+import type { DisabledOrganization } from "../protocol/DisabledOrganization.js"
+
+const keys = "the workspace's API keys and their tokens: no organization's data"
+
+export const disabledOrganization: DisabledOrganization = {
+  noOrganizationData: {
+    "workspace.create": "creates a workspace and its first API key: no organization exists yet",
+    "workspace.get": "the workspace's own record and its keys",
+    "workspace.apikey.create": keys,
+    "workspace.apikeys.get": keys,
+    "workspace.apikey.update": keys,
+    "workspace.authtokens.get": keys,
+    "workspace.authtoken.reset": keys,
+    "workspace.domains.add": "the workspace's allowed email domains, a workspace setting",
+    "workspace.domains.get": "the workspace's allowed email domains, a workspace setting",
+    "workspace.domains.delete": "the workspace's allowed email domains, a workspace setting",
+    "workspace.permissionproviderconfig.get": "the key's permission provider setting",
+    "workspace.permissionproviderconfig.update": "the key's permission provider setting",
+    "workspace.notificationconfig.get": "the key's notification setting",
+    "workspace.notificationconfig.update": "the key's notification setting",
+    "workspace.email.sendloginlink": "mails the workspace's owner a login link"
+  }
+}
