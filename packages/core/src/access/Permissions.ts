@@ -8,6 +8,7 @@ import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { Ids } from "../ports/Ids.js"
 import { ServerSecretsRepo } from "../ports/ServerSecretsRepo.js"
 import { Transactions } from "../ports/Transactions.js"
+import { Access } from "../protocol/Access.js"
 import { type ApiError, notFound } from "../protocol/ApiError.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
 import { newUser, userLock, UsersRepo } from "../users/UsersRepo.js"
@@ -61,12 +62,18 @@ export class Permissions extends Effect.Service<Permissions>()("@atrium/core/Per
     const ids = yield* Ids
     const secrets = yield* ServerSecretsRepo
     const { lock, withTransaction } = yield* Transactions
+    const gate = yield* Access
+    /** A grant names its organization per resource: the call is refused while any of them is disabled (docs/decisions.md, "Access"). */
+    const ensureEnabled = (apiKey: string, resources: ReadonlyArray<Resource>) =>
+      Effect.forEach(new Set(resources.map((resource) => placeOf(resource).organizationId)), (organizationId) =>
+        gate.ensureOrganizationEnabled(apiKey, organizationId), { discard: true })
     const signingSecret = yield* secrets.getOrCreate("permission-signature-key", randomBytes(32).toString("base64"))
 
     return {
       /** Stores each resource's grant for the user (made if new, as its organizations are), replacing a grant at the same place. */
-      add: (apiKey: string, input: typeof AddPermissionsInput.Type): Effect.Effect<void> =>
+      add: (apiKey: string, input: typeof AddPermissionsInput.Type): Effect.Effect<void, ApiError<"PERMISSION_DENIED">> =>
         withTransaction(Effect.gen(function*() {
+          yield* ensureEnabled(apiKey, input.permissions.resources)
           const { userId } = input.user
           const now = yield* Clock.currentTimeMillis
           yield* lock(...userLock(apiKey, userId))
@@ -88,8 +95,9 @@ export class Permissions extends Effect.Service<Permissions>()("@atrium/core/Per
         })),
 
       /** Removes the user's grant at each resource; a resource without one is no error (there is nothing to remove). */
-      remove: (apiKey: string, input: typeof RemovePermissionsInput.Type): Effect.Effect<void> =>
+      remove: (apiKey: string, input: typeof RemovePermissionsInput.Type): Effect.Effect<void, ApiError<"PERMISSION_DENIED">> =>
         withTransaction(Effect.gen(function*() {
+          yield* ensureEnabled(apiKey, input.permissions.resources)
           yield* lock(...userLock(apiKey, input.userId))
           const removed: Array<Resource> = []
           for (const resource of input.permissions.resources) {

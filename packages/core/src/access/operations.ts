@@ -23,6 +23,8 @@ export const accessOperations = [
     summary: "Grant a user viewer or editor on organizations, folders and documents, optionally until expiresAt; replaces the grant at the same place.",
     input: AddPermissionsInput,
     output: MessageResult,
+    // Each resource names its organization: the service refuses the call while one is disabled.
+    errors: ["PERMISSION_DENIED"],
     service: Permissions,
     handler: (permissions, input, caller) => Effect.as(permissions.add(caller.apiKey, input), said("Permissions added successfully."))
   }),
@@ -45,6 +47,8 @@ export const accessOperations = [
     summary: "Remove a user's stored grants on organizations, folders and documents.",
     input: RemovePermissionsInput,
     output: MessageResult,
+    // Each resource names its organization: the service refuses the call while one is disabled.
+    errors: ["PERMISSION_DENIED"],
     service: Permissions,
     handler: (permissions, input, caller) => Effect.as(permissions.remove(caller.apiKey, input), said("Permissions removed successfully."))
   }),

@@ -55,6 +55,28 @@ forEachBackend("auth/permissions", (ctx: () => Started) => {
     })
   })
 
+  it("add and remove are refused, and write nothing, while an organization they name is disabled", async () => {
+    const creds = await workspace()
+    await ok(creds, "/v2/organizations/add", { organizations: [{ organizationId: "open" }] })
+    const grant = (organizationId: string) => ({ type: "document", id: "secret", organizationId, accessRole: "viewer" })
+    await ok(creds, "/v2/auth/permissions/add", { user: { userId: "ann" }, permissions: { resources: [grant("org")] } })
+    await ok(creds, "/v1/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: true })
+    const refusals = [
+      ["/v2/auth/permissions/add", { user: { userId: "bob" }, permissions: { resources: [{ type: "organization", id: "open" }, grant("org")] } }],
+      ["/v2/auth/permissions/remove", { userId: "ann", permissions: { resources: [{ type: "organization", id: "open" }, { type: "document", id: "secret", organizationId: "org" }] } }]
+    ] as const
+    for (const [path, data] of refusals) {
+      const refused = await post(creds, path, data)
+      expect({ status: refused.status, error: refused.body.error }, path).toEqual({ status: 403, error: { status: "PERMISSION_DENIED", message: "Organization org is disabled." } })
+    }
+    await ok(creds, "/v1/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: false })
+    const answer = await get(creds, { organizationId: "org", userIds: ["ann", "bob"], documentIds: ["secret"] })
+    // ann's grant was not removed, and bob got none (nor on "open": the call wrote nothing).
+    expect(answer.data.ann.documents.secret).toMatchObject({ accessRole: "viewer" })
+    expect(answer.data.bob.documents.secret).toMatchObject({ errorCode: "permission_denied" })
+    expect((await get(creds, { organizationId: "open", userIds: ["bob"] })).data.bob.organization.open).toMatchObject({ errorCode: "permission_denied" })
+  })
+
   it("a grant past its expiresAt no longer counts; add again replaces it", async () => {
     const creds = await workspace()
     const grant = (expiresAt?: number) => ok(creds, "/v2/auth/permissions/add", {

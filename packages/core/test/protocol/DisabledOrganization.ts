@@ -23,7 +23,10 @@ export interface AcrossOrganizations {
 export interface DisabledOrganization {
   /** Operations that read and write no organization's data (workspace settings, …), each with why. */
   readonly noOrganizationData?: Readonly<Record<string, string>>
-  /** Operations that reach a disabled organization on purpose, each with the ruling (docs/decisions.md, "Access"). */
+  /**
+   * Operations that decide for themselves, each with the ruling (docs/decisions.md, "Access"): open on
+   * purpose, or naming organizations per item, which their service checks.
+   */
   readonly ruled?: Readonly<Record<string, string>>
   /** Reads that may span organizations: each leaves a disabled organization's data out, checked over HTTP. */
   readonly acrossOrganizations?: Readonly<Record<string, AcrossOrganizations>>
