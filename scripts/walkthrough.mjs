@@ -2,7 +2,8 @@
 // One successful call of every path, in an order where each finds what it needs: a workspace,
 // an organization with documents, folders, users and comments, webhook endpoints and messages,
 // then the deletions. `pnpm docs` records its requests and answers as the OpenAPI document's
-// examples (scripts/examples.mjs); it is plain JavaScript so Node runs it without a build.
+// examples (scripts/examples.mjs, with `record` below); it is plain JavaScript so Node runs it
+// without a build.
 
 /**
  * @typedef {Record<string, any>} Context what earlier answers gave: ids, keys, tokens
@@ -199,4 +200,40 @@ export const replay = async ({ call, settle }) => {
     const result = await call(step.path, step.data(ctx), ctx)
     step.keep?.(result, ctx)
   }
+}
+
+/**
+ * The request and the answer of every path, walked against `atrium` (a fresh one: `testAtrium`
+ * over `MemoryStorage`, whose sequential ids make two walks give the same ids), as the OpenAPI
+ * document's examples: what scripts/examples.mjs writes and packages/core/test/codegen/examples.test.ts
+ * replays. Throws when a step does not succeed or a path of `operations` has no step.
+ * @param {{
+ *   atrium: { runDue: () => Promise<unknown> },
+ *   client: { post: (path: string, data: unknown, headers: Record<string, string>) => Promise<{ status: number, text: string, body: any }> },
+ *   operations: ReadonlyArray<{ paths: ReadonlyArray<string>, auth: string }>
+ * }} target
+ * @returns {Promise<Record<string, { request: { data: unknown }, response: unknown }>>}
+ */
+export const record = async ({ atrium, client, operations }) => {
+  const authOf = new Map(operations.flatMap((operation) => operation.paths.map((path) => [path, operation.auth])))
+  /** @param {string | undefined} auth @param {Context} ctx @returns {Record<string, string>} */
+  const headersFor = (auth, ctx) =>
+    auth === "apiKey" ? { "x-service-api-key": ctx.apiKey, "x-service-auth-token": ctx.authToken }
+    : auth === "workspace" ? { "x-service-workspace-id": ctx.workspaceId, "x-service-workspace-auth-token": ctx.workspaceAuthToken }
+    : {}
+  /** @type {Record<string, { request: { data: unknown }, response: unknown }>} */
+  const examples = {}
+  await replay({
+    settle: () => atrium.runDue(),
+    call: async (path, data, ctx) => {
+      if (!authOf.has(path)) throw new Error(`walkthrough: no operation at ${path}`)
+      const answer = await client.post(path, data, headersFor(authOf.get(path), ctx))
+      if (answer.status >= 300) throw new Error(`walkthrough: ${path} answered ${answer.status}: ${answer.text}`)
+      examples[path] = { request: { data }, response: answer.body }
+      return answer.body.result
+    }
+  })
+  const missing = [...authOf.keys()].filter((path) => !(path in examples))
+  if (missing.length > 0) throw new Error(`walkthrough: no step for ${missing.join(", ")}`)
+  return examples
 }
