@@ -11,5 +11,5 @@ const examples = JSON.parse(readFileSync("packages/core/src/codegen/examples.jso
 const document = openApiDocument(operations, { headerPrefix: defaultOptions.headerPrefix, examples })
 writeFileSync("docs/openapi.json", JSON.stringify(document, null, 2) + "\n")
 writeFileSync("docs/reference.md", referenceMarkdown(operations))
-writeFileSync("packages/client/src/Operations.generated.ts", clientSource(operations))
+writeFileSync("packages/client/src/Operations.generated.ts", clientSource(operations, document))
 console.log(`docs: ${operations.length} operations written to docs/openapi.json, docs/reference.md and @atrium/client`)

@@ -4,7 +4,7 @@ import { domains } from "../domains.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
-import type { Operation } from "./Operation.js"
+import { errorsOf, type Operation } from "./Operation.js"
 import { operationIdOf } from "./OperationIds.js"
 
 /**
@@ -15,18 +15,6 @@ export interface OperationExample {
   readonly request: { readonly data: unknown }
   readonly response: unknown
 }
-
-/** Errors any operation can answer, beside those its handler declares. */
-export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"] : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
-
-export const errorsOf = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  Array.from(new Set([
-    ...protocolErrors(operation),
-    ...operation.errors,
-    ...(operation.strictStatus ? [operation.strictStatus] : []),
-    ...(operation.organization ? ["PERMISSION_DENIED" as const] : [])
-  ]))
 
 const securityOf = {
   apiKey: [{ apiKey: [], authToken: [] }],
