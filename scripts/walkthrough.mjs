@@ -15,6 +15,7 @@ const org = "acme"
 const doc = "spec-42"
 const ann = { userId: "u-ann", name: "Ann Lee", email: "ann@acme.example" }
 const bo = { userId: "u-bo", name: "Bo Chen", email: "bo@acme.example" }
+const cy = { userId: "u-cy" }
 const day = Date.UTC(2026, 10, 2, 9, 30)
 
 /** @type {ReadonlyArray<Step>} */
@@ -43,10 +44,6 @@ export const walkthrough = [
   { path: "/v2/workspace/domains/delete", data: () => ({ domains: ["staging.acme.example"] }) },
   { path: "/v1/workspace/domains/delete", data: () => ({ domains: ["app.acme.example"] }) },
   { path: "/v2/workspace/permissionproviderconfig/get", data: () => ({}) },
-  {
-    path: "/v2/workspace/permissionproviderconfig/update",
-    data: () => ({ usePermissionProvider: true, permissionProviderConfig: { permissionProviderUrl: "https://acme.example/atrium/permissions", authToken: "provider-secret" } })
-  },
   { path: "/v2/workspace/notificationconfig/get", data: () => ({}) },
   {
     path: "/v2/workspace/notificationconfig/update",
@@ -157,6 +154,25 @@ export const walkthrough = [
       userProperties: { name: ann.name, email: ann.email },
       permissions: { resources: [{ type: "organization", id: org }, { type: "document", id: doc, organizationId: org, accessRole: "editor" }] }
     })
+  },
+  {
+    path: "/v2/auth/permissions/add",
+    // Until 2100-01-01: a grant that expires during the walk's lifetime would change what get answers.
+    data: () => ({
+      user: { userId: cy.userId },
+      permissions: { resources: [{ type: "organization", id: org, accessRole: "viewer" }, { type: "folder", id: "drafts", organizationId: org, accessRole: "editor", expiresAt: Date.UTC(2100, 0, 1) }] }
+    })
+  },
+  { path: "/v2/auth/permissions/get", data: () => ({ organizationId: org, userIds: [cy.userId, bo.userId], folderIds: ["drafts"], documentIds: [doc] }) },
+  { path: "/v2/auth/permissions/remove", data: () => ({ userId: cy.userId, permissions: { resources: [{ type: "folder", id: "drafts", organizationId: org }] } }) },
+  // The provider on from here: the stored grants above are what permissions/get shows.
+  {
+    path: "/v2/workspace/permissionproviderconfig/update",
+    data: () => ({ usePermissionProvider: true, permissionProviderConfig: { permissionProviderUrl: "https://acme.example/atrium/permissions", authToken: "provider-secret" } })
+  },
+  {
+    path: "/v2/auth/generate_signature",
+    data: () => ({ permissions: [{ userId: ann.userId, resourceId: doc, type: "document", hasAccess: true, accessRole: "editor" }] })
   },
   {
     path: "/v2/agents/execution/record",
