@@ -1,10 +1,15 @@
-// Writes the generated documents from the built core: docs/openapi.json, docs/reference.md and
-// the typed client's operations (packages/client/src/Operations.generated.ts).
+// Writes the generated documents from the built core and the recorded examples: docs/openapi.json,
+// docs/reference.md and the typed client's operations (packages/client/src/Operations.generated.ts).
 // Run `pnpm docs` after changing an operation; packages/core/test/docs.test.ts fails until you do.
-import { writeFileSync } from "node:fs"
-import { clientSource, defaultOptions, openApiDocument, operations, referenceMarkdown } from "../packages/core/dist/index.js"
+import { readFileSync, writeFileSync } from "node:fs"
+import { clientSource, referenceMarkdown } from "../packages/core/dist/codegen/index.js"
+import { defaultOptions, openApiDocument, operations } from "../packages/core/dist/index.js"
 
-writeFileSync("docs/openapi.json", JSON.stringify(openApiDocument(operations, { headerPrefix: defaultOptions.headerPrefix }), null, 2) + "\n")
+// The recorded examples (scripts/examples.mjs), read as the data they are: no rebuild after recording.
+const examples = JSON.parse(readFileSync("packages/core/src/codegen/examples.json", "utf8"))
+
+const document = openApiDocument(operations, { headerPrefix: defaultOptions.headerPrefix, examples })
+writeFileSync("docs/openapi.json", JSON.stringify(document, null, 2) + "\n")
 writeFileSync("docs/reference.md", referenceMarkdown(operations))
-writeFileSync("packages/client/src/Operations.generated.ts", clientSource(operations))
+writeFileSync("packages/client/src/Operations.generated.ts", clientSource(operations, document))
 console.log(`docs: ${operations.length} operations written to docs/openapi.json, docs/reference.md and @atrium/client`)

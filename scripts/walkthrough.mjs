@@ -2,7 +2,8 @@
 // One successful call of every path, in an order where each finds what it needs: a workspace,
 // an organization with documents, folders, users and comments, webhook endpoints and messages,
 // then the deletions. `pnpm docs` records its requests and answers as the OpenAPI document's
-// examples (scripts/examples.mjs); it is plain JavaScript so Node runs it without a build.
+// examples (scripts/examples.mjs, with `record` below); it is plain JavaScript so Node runs it
+// without a build.
 
 /**
  * @typedef {Record<string, any>} Context what earlier answers gave: ids, keys, tokens
@@ -14,6 +15,7 @@ const org = "acme"
 const doc = "spec-42"
 const ann = { userId: "u-ann", name: "Ann Lee", email: "ann@acme.example" }
 const bo = { userId: "u-bo", name: "Bo Chen", email: "bo@acme.example" }
+const cy = { userId: "u-cy" }
 const day = Date.UTC(2026, 10, 2, 9, 30)
 
 /** @type {ReadonlyArray<Step>} */
@@ -42,10 +44,6 @@ export const walkthrough = [
   { path: "/v2/workspace/domains/delete", data: () => ({ domains: ["staging.acme.example"] }) },
   { path: "/v1/workspace/domains/delete", data: () => ({ domains: ["app.acme.example"] }) },
   { path: "/v2/workspace/permissionproviderconfig/get", data: () => ({}) },
-  {
-    path: "/v2/workspace/permissionproviderconfig/update",
-    data: () => ({ usePermissionProvider: true, permissionProviderConfig: { permissionProviderUrl: "https://acme.example/atrium/permissions", authToken: "provider-secret" } })
-  },
   { path: "/v2/workspace/notificationconfig/get", data: () => ({}) },
   {
     path: "/v2/workspace/notificationconfig/update",
@@ -158,6 +156,25 @@ export const walkthrough = [
     })
   },
   {
+    path: "/v2/auth/permissions/add",
+    // Until 2100-01-01: a grant that expires during the walk's lifetime would change what get answers.
+    data: () => ({
+      user: { userId: cy.userId },
+      permissions: { resources: [{ type: "organization", id: org, accessRole: "viewer" }, { type: "folder", id: "drafts", organizationId: org, accessRole: "editor", expiresAt: Date.UTC(2100, 0, 1) }] }
+    })
+  },
+  { path: "/v2/auth/permissions/get", data: () => ({ organizationId: org, userIds: [cy.userId, bo.userId], folderIds: ["drafts"], documentIds: [doc] }) },
+  { path: "/v2/auth/permissions/remove", data: () => ({ userId: cy.userId, permissions: { resources: [{ type: "folder", id: "drafts", organizationId: org }] } }) },
+  // The provider on from here: the stored grants above are what permissions/get shows.
+  {
+    path: "/v2/workspace/permissionproviderconfig/update",
+    data: () => ({ usePermissionProvider: true, permissionProviderConfig: { permissionProviderUrl: "https://acme.example/atrium/permissions", authToken: "provider-secret" } })
+  },
+  {
+    path: "/v2/auth/generate_signature",
+    data: () => ({ permissions: [{ userId: ann.userId, resourceId: doc, type: "document", hasAccess: true, accessRole: "editor" }] })
+  },
+  {
     path: "/v2/agents/execution/record",
     data: () => ({ agentId: "reviewer", agentName: "Spec reviewer", agentVersion: 3, status: "passed", message: "No blocking issues", startedAt: day, completedAt: day + 4200, organizationId: org, documentId: doc })
   },
@@ -199,4 +216,40 @@ export const replay = async ({ call, settle }) => {
     const result = await call(step.path, step.data(ctx), ctx)
     step.keep?.(result, ctx)
   }
+}
+
+/**
+ * The request and the answer of every path, walked against `atrium` (a fresh one: `testAtrium`
+ * over `MemoryStorage`, whose sequential ids make two walks give the same ids), as the OpenAPI
+ * document's examples: what scripts/examples.mjs writes and packages/core/test/codegen/examples.test.ts
+ * replays. Throws when a step does not succeed or a path of `operations` has no step.
+ * @param {{
+ *   atrium: { runDue: () => Promise<unknown> },
+ *   client: { post: (path: string, data: unknown, headers: Record<string, string>) => Promise<{ status: number, text: string, body: any }> },
+ *   operations: ReadonlyArray<{ paths: ReadonlyArray<string>, auth: string }>
+ * }} target
+ * @returns {Promise<Record<string, { request: { data: unknown }, response: unknown }>>}
+ */
+export const record = async ({ atrium, client, operations }) => {
+  const authOf = new Map(operations.flatMap((operation) => operation.paths.map((path) => [path, operation.auth])))
+  /** @param {string | undefined} auth @param {Context} ctx @returns {Record<string, string>} */
+  const headersFor = (auth, ctx) =>
+    auth === "apiKey" ? { "x-service-api-key": ctx.apiKey, "x-service-auth-token": ctx.authToken }
+    : auth === "workspace" ? { "x-service-workspace-id": ctx.workspaceId, "x-service-workspace-auth-token": ctx.workspaceAuthToken }
+    : {}
+  /** @type {Record<string, { request: { data: unknown }, response: unknown }>} */
+  const examples = {}
+  await replay({
+    settle: () => atrium.runDue(),
+    call: async (path, data, ctx) => {
+      if (!authOf.has(path)) throw new Error(`walkthrough: no operation at ${path}`)
+      const answer = await client.post(path, data, headersFor(authOf.get(path), ctx))
+      if (answer.status >= 300) throw new Error(`walkthrough: ${path} answered ${answer.status}: ${answer.text}`)
+      examples[path] = { request: { data }, response: answer.body }
+      return answer.body.result
+    }
+  })
+  const missing = [...authOf.keys()].filter((path) => !(path in examples))
+  if (missing.length > 0) throw new Error(`walkthrough: no step for ${missing.join(", ")}`)
+  return examples
 }

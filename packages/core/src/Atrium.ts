@@ -8,7 +8,7 @@ import { operations } from "./operations.js"
 import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
-import { openApiDocument } from "./protocol/OpenApi.js"
+import { openApiDocument, type OperationExample } from "./protocol/OpenApi.js"
 import { TracingEnabled } from "./ports/TracingEnabled.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
@@ -53,6 +53,12 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * Effect's logger, on the console, from Info up.
    */
   readonly logger?: Layer.Layer<never>
+  /**
+   * The recorded request and answer of each path, shown as the examples of `GET /openapi.json`:
+   * `examples` from `@atrium/core/codegen` (as `atrium serve` passes them). Without them the
+   * document has none, and the handler's bundle carries no example data.
+   */
+  readonly openApiExamples?: Readonly<Record<string, OperationExample>>
   /**
    * Trace with this Layer's tracer, e.g. `NodeSdk.layer(…)` or `OtlpTracer.layer(…)` from
    * `@effect/opentelemetry`: a span per operation (named by its operationId, under the caller's
@@ -130,7 +136,10 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
     "/openapi.json": Effect.sync(() => ({
       status: 200,
-      body: openApi ??= JSON.stringify(openApiDocument(operations, { headerPrefix: options.headerPrefix }))
+      body: openApi ??= JSON.stringify(openApiDocument(operations, {
+        headerPrefix: options.headerPrefix,
+        ...(config.openApiExamples && { examples: config.openApiExamples })
+      }))
     })),
     "/.well-known/jwks.json": Effect.map(Tokens.jwks, (keys) => ({ status: 200, body: JSON.stringify(keys) })),
     "/healthz": Effect.flatMap(StorageHealth, (health) => health.ping).pipe(

@@ -37,6 +37,16 @@ it("sql/ imports no domain folder: the SQL composition root (SqlStorage.ts) stan
   expect([...importedFolders("sql", ["index.ts"])].filter((folder) => !infrastructure.has(folder))).toEqual([])
 })
 
+it("code generation stands apart: nothing but codegen/ imports it, and it imports only the request path's protocol/ (issue 22)", () => {
+  const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== "codegen").map((entry) => entry.name)
+  expect(folders.filter((folder) => importedFolders(folder).has("codegen"))).toEqual([])
+  // The main entry and the handler: the recorded examples are data handed in, never imported.
+  for (const file of ["index.ts", "Atrium.ts"]) expect(readFileSync(join(src, file), "utf8"), file).not.toMatch(/from "\.\/codegen\//)
+  expect([...importedFolders("codegen")].filter((folder) => folder !== "codegen" && folder !== "protocol")).toEqual([])
+  // Not vacuous: the generators read the operation rows' errors and ids.
+  expect(importedFolders("codegen").has("protocol")).toBe(true)
+})
+
 it("no domain service speaks the wire format: only schemas and operation rows import protocol/Envelope (issue 22)", () => {
   const domains = readdirSync(src).filter((entry) => existsSync(join(src, entry, "operations.ts")))
   const services = domains.flatMap((domain) =>
@@ -66,8 +76,8 @@ it("no module of core imports itself back through others", () => {
   expect(cycles).toEqual([])
 })
 
-/** Folders of core's sources that are not domains: the request path, ports, infrastructure, test support. */
-const NOT_DOMAINS = ["crypto", "events", "ports", "protocol", "schema", "sql", "testing"]
+/** Folders of core's sources that are not domains: the request path, ports, infrastructure, code generation, test support. */
+const NOT_DOMAINS = ["codegen", "crypto", "events", "ports", "protocol", "schema", "sql", "testing"]
 
 /** Domain folders being built and not yet registered: delete an entry when its descriptor joins domains.ts. */
 const PENDING_DOMAINS: ReadonlyArray<string> = []

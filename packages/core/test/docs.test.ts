@@ -6,18 +6,18 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import { defaultOptions } from "../src/Config.js"
 import { operations } from "../src/operations.js"
-import { clientSource } from "../src/protocol/ClientSource.js"
-import { examples } from "../src/protocol/Examples.generated.js"
+import { clientSource } from "../src/codegen/ClientSource.js"
+import { examples } from "../src/codegen/Examples.js"
+import { referenceMarkdown } from "../src/codegen/Reference.js"
 import { openApiDocument } from "../src/protocol/OpenApi.js"
 import { operationIdOf } from "../src/protocol/OperationIds.js"
-import { referenceMarkdown } from "../src/protocol/Reference.js"
 
 const docs = join(__dirname, "..", "..", "..", "docs")
 
 describe("generated documents are current (run `pnpm docs` after changing an operation)", () => {
   it("docs/openapi.json", () => {
     const committed = JSON.parse(readFileSync(join(docs, "openapi.json"), "utf8"))
-    expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument(operations as any, { headerPrefix: defaultOptions.headerPrefix }))))
+    expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument(operations as any, { headerPrefix: defaultOptions.headerPrefix, examples }))))
   })
 
   it("docs/reference.md", () => {
@@ -26,7 +26,7 @@ describe("generated documents are current (run `pnpm docs` after changing an ope
 
   it("packages/client/src/Operations.generated.ts", () => {
     const committed = readFileSync(join(docs, "..", "packages", "client", "src", "Operations.generated.ts"), "utf8")
-    expect(committed).toBe(clientSource(operations as any))
+    expect(committed).toBe(clientSource(operations as any, openApiDocument(operations as any, { headerPrefix: defaultOptions.headerPrefix })))
   })
 
   it("documents every path of every operation once", () => {
@@ -38,7 +38,7 @@ describe("generated documents are current (run `pnpm docs` after changing an ope
 })
 
 describe("the OpenAPI document", () => {
-  const document = openApiDocument(operations as any, { headerPrefix: "x-service" })
+  const document = openApiDocument(operations as any, { headerPrefix: "x-service", examples })
   const posts = Object.entries(document.paths).map(([path, item]) => [path, (item as any).post] as const)
 
   it("passes redocly lint with the recommended rules, examples validated against their schemas", async () => {

@@ -1,4 +1,5 @@
 import { type AtriumHandler, createAtrium } from "@atrium/core"
+import { examples } from "@atrium/core/codegen"
 import { toNodeListener } from "@atrium/node-http"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server } from "node:http"
@@ -59,6 +60,8 @@ const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv
     runJobs: background,
     runDeliveries: background,
     logger: log.effectLogger,
+    // The API reference page (GET /docs) shows them: a recorded request and answer per operation.
+    openApiExamples: examples,
     ...(tracing && { tracing })
   })
   try {

@@ -4,21 +4,17 @@ import { domains } from "../domains.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
-import { examples } from "./Examples.generated.js"
-import type { Operation } from "./Operation.js"
+import { errorsOf, type Operation } from "./Operation.js"
 import { operationIdOf } from "./OperationIds.js"
 
-/** Errors any operation can answer, beside those its handler declares. */
-export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"] : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
-
-export const errorsOf = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  Array.from(new Set([
-    ...protocolErrors(operation),
-    ...operation.errors,
-    ...(operation.strictStatus ? [operation.strictStatus] : []),
-    ...(operation.organization ? ["PERMISSION_DENIED" as const] : [])
-  ]))
+/**
+ * One recorded call of a path: the body sent and the answer received. `pnpm docs` records one per
+ * path (packages/core/src/codegen/examples.json, `examples` from `@atrium/core/codegen`).
+ */
+export interface OperationExample {
+  readonly request: { readonly data: unknown }
+  readonly response: unknown
+}
 
 const securityOf = {
   apiKey: [{ apiKey: [], authToken: [] }],
@@ -61,13 +57,19 @@ const describedTag = (name: string) => {
   return { name, description }
 }
 
-/** The OpenAPI 3.1 document, derived from the operation table, with a recorded example of every path. */
+/**
+ * The OpenAPI 3.1 document, derived from the operation table. It lives on the request path (the
+ * dispatcher serves it at `GET /openapi.json`); the recorded examples are data it is given, not
+ * code it imports, so a handler without them ships none (`examples` from `@atrium/core/codegen`).
+ */
 export const openApiDocument = (
   operations: ReadonlyArray<Operation>,
   options: {
     readonly title?: string
     readonly version?: string
     readonly headerPrefix: string
+    /** A recorded request and answer by path, shown as each path's examples. */
+    readonly examples?: Readonly<Record<string, OperationExample>>
   }
 ) => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
@@ -91,7 +93,7 @@ export const openApiDocument = (
       }
     }
     for (const path of operation.paths) {
-      const example = examples[path]
+      const example = options.examples?.[path]
       paths[path] = {
         post: {
           operationId: operationIdOf(path),
@@ -121,7 +123,8 @@ export const openApiDocument = (
     info: {
       title: options.title ?? "Atrium collaboration API",
       version: options.version ?? "0.1.0",
-      description: "Every operation is a POST with a JSON body {\"data\": {...}}; answers are {\"result\": ...} or {\"error\": {status, message, code?, details?}}. The examples are one recorded walk through every operation.",
+      description: "Every operation is a POST with a JSON body {\"data\": {...}}; answers are {\"result\": ...} or {\"error\": {status, message, code?, details?}}." +
+        (options.examples ? " The examples are one recorded walk through every operation." : ""),
       license: { name: "MIT", identifier: "MIT" }
     },
     servers: [{ url: "/", description: "The server that serves this document" }],

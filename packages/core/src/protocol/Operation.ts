@@ -122,3 +122,20 @@ export const defineOperation = <
     }
   }
 }
+
+/** Errors any operation can answer, beside those its handler declares. */
+export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus> =>
+  operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"] : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
+
+/**
+ * Every error status the operation can answer: the protocol's, its handler's, its strict status
+ * and, for an organization's data, PERMISSION_DENIED while that organization is disabled. What
+ * the OpenAPI document, the reference and the client's types list.
+ */
+export const errorsOf = (operation: Operation): ReadonlyArray<ErrorStatus> =>
+  Array.from(new Set([
+    ...protocolErrors(operation),
+    ...operation.errors,
+    ...(operation.strictStatus ? [operation.strictStatus] : []),
+    ...(operation.organization ? ["PERMISSION_DENIED" as const] : [])
+  ]))

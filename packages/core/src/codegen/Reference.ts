@@ -1,5 +1,4 @@
-import { errorsOf } from "./OpenApi.js"
-import type { Operation } from "./Operation.js"
+import { errorsOf, type Operation } from "../protocol/Operation.js"
 
 const AUTH = {
   apiKey: "API key (`x-service-api-key` + `x-service-auth-token`)",
