@@ -4,6 +4,7 @@ import { domains } from "../domains.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { ErrorEnvelope } from "./Envelope.js"
 import { type ErrorStatus, httpStatusOf } from "./ErrorStatus.js"
+import { listCaps } from "./ListCaps.js"
 import { errorsOf, type Operation } from "./Operation.js"
 import { operationIdOf } from "./OperationIds.js"
 
@@ -92,6 +93,9 @@ export const openApiDocument = (
         content: { "application/json": { schema: errorEnvelope } }
       }
     }
+    // Caps on several lists together have no JSON Schema keyword: the description says them.
+    const together = listCaps(operation.input).flatMap((cap) => "counted" in cap ? [`At most ${cap.max} ${cap.counted} per call.`] : [])
+    const description = [operation.summary, ...together].join(" ")
     for (const path of operation.paths) {
       const example = options.examples?.[path]
       paths[path] = {
@@ -100,7 +104,7 @@ export const openApiDocument = (
           tags: [tagOf(path)],
           // The path is the short name a reader looks for in the menu; what it does follows.
           summary: path,
-          description: operation.summary,
+          description,
           security: securityOf[operation.auth],
           requestBody: {
             required: true,

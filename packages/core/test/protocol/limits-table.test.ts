@@ -8,6 +8,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { operations } from "../../src/operations.js"
 import { listCaps } from "../../src/protocol/ListCaps.js"
+import { openApiDocument } from "../../src/protocol/OpenApi.js"
 
 const protocolDoc = readFileSync(join(__dirname, "..", "..", "..", "..", "docs", "protocol.md"), "utf8")
 
@@ -35,5 +36,14 @@ describe("docs/protocol.md, Limits", () => {
     const rows = documented()
     expect(rows.length).toBeGreaterThan(50)
     expect([...rows].sort()).toEqual([...declared()].sort())
+  })
+})
+
+describe("the OpenAPI document", () => {
+  it("states each cap on lists together in its operation's description (JSON Schema has no keyword for it)", () => {
+    const document = openApiDocument(operations, { headerPrefix: "x-service" }) as { paths: Record<string, { post: { description: string } }> }
+    const together = operations.flatMap((operation) => listCaps(operation.input).flatMap((cap) => "counted" in cap ? [[operation.paths[0]!, cap] as const] : []))
+    expect(together.map(([path]) => path)).toContain("/v2/notifications/config/set")
+    for (const [path, cap] of together) expect(document.paths[path]!.post.description).toContain(`At most ${cap.max} ${cap.counted} per call.`)
   })
 })
