@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
+import { HostPermissionResolver, type PermissionResolver } from "./access/PermissionProvider.js"
 import { makeSecretBox, SecretBox } from "./crypto/SecretBox.js"
 import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
 import { operations } from "./operations.js"
@@ -71,6 +72,12 @@ export interface AtriumLayerConfig<E = never, R = never> {
    * outbox): in the change's transaction, and once it committed (docs/architecture.md, "Domain events").
    */
   readonly listeners?: ReadonlyArray<EventListener>
+  /**
+   * Decide access in process instead of calling each key's permission provider URL (the embedded
+   * case: your backend would call itself): the queries a provider would get, your results
+   * (docs/access.md). Answers are kept and failures deny, as with a URL.
+   */
+  readonly permissionResolver?: PermissionResolver
 }
 
 /** Every service of Atrium as one Layer: for hosts that call the services directly, and for tests that swap ports. */
@@ -83,7 +90,8 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
     options,
     config.mailer ?? Mailer.Log,
     config.ids ?? Ids.Random,
-    config.transport ?? GuardedTransport.pipe(Layer.provide(options))
+    config.transport ?? GuardedTransport.pipe(Layer.provide(options)),
+    config.permissionResolver === undefined ? Layer.empty : Layer.succeed(HostPermissionResolver, config.permissionResolver)
   )
   const services = DomainServices(config.listeners).pipe(Layer.provideMerge(ports))
   const background = [

@@ -70,3 +70,14 @@ export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 export { Workspaces } from "./workspace/Workspaces.js"
 export { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 export { compareText } from "./TextOrder.js"
+export { type AccessDecision, type AccessReason, type AccessRole, type AccessType, decideAccess, type Grant } from "./access/AccessRule.js"
+export { type AccessQuestion, DocumentAccess, type FolderQuestion, type ResourceAccess } from "./access/DocumentAccess.js"
+export {
+  HostPermissionResolver,
+  PermissionProvider,
+  type PermissionQuery,
+  type PermissionResolver,
+  type PermissionResult,
+  type PermissionSource
+} from "./access/PermissionProvider.js"
+export { Permissions } from "./access/Permissions.js"

@@ -68,16 +68,26 @@ const CACHE_ENTRIES = 50_000
 /** A provider's answer read at most: a call may carry many queries. */
 const MAX_ANSWER_BYTES = 1024 * 1024
 
+/** A host's in-process provider, when it gives one (`createAtrium({ permissionResolver })`): it replaces every key's URL. */
+export class HostPermissionResolver extends Context.Reference<HostPermissionResolver>()("@atrium/core/HostPermissionResolver", {
+  defaultValue: (): PermissionResolver | undefined => undefined
+}) {}
+
 export class PermissionProvider extends Context.Tag("@atrium/core/PermissionProvider")<PermissionProvider, {
   /** Whether the key's access is decided by a provider. */
   readonly enabled: (apiKey: string) => Effect.Effect<boolean>
   /** The answer for each query, in order: kept ones from the cache, the rest asked in one call. Never fails: failure is no access. */
   readonly ask: (apiKey: string, queries: ReadonlyArray<PermissionQuery>) => Effect.Effect<ReadonlyArray<ProviderAnswer>>
 }>() {
-  /** The provider each key configures (permissionproviderconfig), called over HTTP; `timeoutMillis` per attempt. */
+  /**
+   * The provider each key configures (permissionproviderconfig), called over HTTP with
+   * `timeoutMillis` per attempt; or the host's resolver, when it gave one.
+   */
   static readonly layerWith = (options: { readonly timeoutMillis?: number } = {}) => Layer.effect(
     PermissionProvider,
     Effect.gen(function*() {
+      const host = yield* HostPermissionResolver
+      if (host !== undefined) return resolverProvider(host)
       const settings = yield* SettingsRepo
       const transport = yield* WebhookTransport
       const configured = (apiKey: string) =>
@@ -108,16 +118,15 @@ export class PermissionProvider extends Context.Tag("@atrium/core/PermissionProv
   static readonly layer = PermissionProvider.layerWith()
 
   /** A host's in-process provider, for every key (the embedded case: no HTTP call to itself). */
-  static readonly resolver = (resolve: PermissionResolver) =>
-    Layer.succeed(
-      PermissionProvider,
-      makeProvider({
-        enabled: () => Effect.succeed(true),
-        call: (apiKey, queries) =>
-          Effect.tryPromise({ try: () => resolve(apiKey, queries), catch: (error) => `the resolver failed: ${error instanceof Error ? error.message : String(error)}` })
-      })
-    )
+  static readonly resolver = (resolve: PermissionResolver) => Layer.sync(PermissionProvider, () => resolverProvider(resolve))
 }
+
+const resolverProvider = (resolve: PermissionResolver) =>
+  makeProvider({
+    enabled: () => Effect.succeed(true),
+    call: (apiKey, queries) =>
+      Effect.tryPromise({ try: () => resolve(apiKey, queries), catch: (error) => `the resolver failed: ${error instanceof Error ? error.message : String(error)}` })
+  })
 
 const keyOf = (apiKey: string, userId: string, type: string, id: string) => JSON.stringify([apiKey, userId, type, id])
 

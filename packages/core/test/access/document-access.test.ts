@@ -5,12 +5,13 @@
  * shown to reach it.
  */
 import * as Effect from "effect/Effect"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { type Receiver, startReceiver } from "../../../../test-support/receiver.js"
 import { type AccessQuestion, DocumentAccess } from "../../src/access/DocumentAccess.js"
+import { createAtrium } from "../../src/Atrium.js"
 import type { PermissionQuery } from "../../src/access/PermissionProvider.js"
-import type { TestCredentials } from "../../src/testing/index.js"
+import { MemoryStorage, type TestCredentials } from "../../src/testing/index.js"
 import type { TokenResource } from "../../src/tokens/Jwt.js"
 
 let receiver: Receiver
@@ -135,3 +136,29 @@ forEachBackend("document access", (ctx: () => Started) => {
     expect(receiver.received[0]!.headers.authorization).toBe("Bearer provider-token")
   })
 }, { options: { allowPrivateNetworks: true } })
+
+describe("a host's own permission resolver (createAtrium({ permissionResolver }))", () => {
+  it("decides for every key instead of a URL, asked with the same queries, its answers kept", async () => {
+    const asked: Array<ReadonlyArray<PermissionQuery>> = []
+    const atrium = createAtrium({
+      storage: MemoryStorage,
+      permissionResolver: async (_apiKey, queries) => {
+        asked.push(queries)
+        return queries.map((q) => ({ userId: q.userId, resourceId: q.resource.id, type: q.resource.type, hasAccess: q.userId !== "mallory", accessRole: "viewer" as const }))
+      }
+    })
+    try {
+      const check = (userId: string) =>
+        atrium.runtime.runPromise(Effect.map(DocumentAccess.check({ apiKey: "key", userId, organizationId: "org", documentId: "doc" }), (d) => [d.accessRole, d.reason]))
+      expect(await check("ann")).toEqual(["viewer", "permission provider"])
+      expect(await check("mallory")).toEqual([null, "permission provider"])
+      expect(await check("ann")).toEqual(["viewer", "permission provider"])
+      expect(asked.map((queries) => queries.map((q) => [q.userId, q.resource.type, q.resource.id, q.resource.source]))).toEqual([
+        [["ann", "document", "doc", "setDocuments"]],
+        [["mallory", "document", "doc", "setDocuments"]]
+      ])
+    } finally {
+      await atrium.dispose()
+    }
+  })
+})
