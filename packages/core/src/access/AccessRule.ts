@@ -61,13 +61,22 @@ export interface AccessDecision {
   readonly readOnly: boolean
 }
 
-const live = (now: number) => (grant: Grant) => grant.expiresAt === undefined || grant.expiresAt > now
-
-/** The grant that counts at one level: the token's entry wins over a stored grant at the same level. */
-const grantAt = (grants: ReadonlyArray<Grant>, level: Grant["level"], id: string): Grant | undefined => {
-  const here = grants.filter((grant) => grant.level === level && grant.id === id)
-  return here.find((grant) => grant.source === "token") ?? here[0]
+/**
+ * The grant that counts at each place (level and id), live ones only: the token's entry wins over
+ * a stored grant at the same place. One pass, so a token of many entries costs one walk.
+ */
+const grantsByPlace = (grants: ReadonlyArray<Grant>, now: number): ReadonlyMap<string, Grant> => {
+  const byPlace = new Map<string, Grant>()
+  for (const grant of grants) {
+    if (grant.expiresAt !== undefined && grant.expiresAt <= now) continue
+    const place = placeKey(grant.level, grant.id)
+    const before = byPlace.get(place)
+    if (before === undefined || (before.source !== "token" && grant.source === "token")) byPlace.set(place, grant)
+  }
+  return byPlace
 }
+
+const placeKey = (level: Grant["level"], id: string) => `${level}\n${id}`
 
 /** Steps 3 to 5 of the order: the role before a disabled document caps it. */
 const byGrant = (grant: Grant, reason: AccessReason): Pick<AccessDecision, "accessRole" | "reason" | "expiresAt"> =>
@@ -77,14 +86,14 @@ const undisabled = (facts: AccessFacts): Pick<AccessDecision, "accessRole" | "re
   if (facts.provider !== undefined) {
     return { accessRole: facts.provider.accessRole, reason: facts.provider.failed ? "permission provider failed" : "permission provider" }
   }
-  const grants = facts.grants.filter(live(facts.now))
-  const document = facts.documentId === undefined ? undefined : grantAt(grants, "document", facts.documentId)
+  const grants = grantsByPlace(facts.grants, facts.now)
+  const document = facts.documentId === undefined ? undefined : grants.get(placeKey("document", facts.documentId))
   if (document) return byGrant(document, "document grant")
   for (const folderId of facts.folderChain) {
-    const folder = grantAt(grants, "folder", folderId)
+    const folder = grants.get(placeKey("folder", folderId))
     if (folder) return byGrant(folder, "folder grant")
   }
-  const organization = grantAt(grants, "organization", facts.organizationId)
+  const organization = grants.get(placeKey("organization", facts.organizationId))
   if (organization) return byGrant(organization, "organization grant")
   switch (facts.accessType) {
     case "public":
