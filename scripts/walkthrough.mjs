@@ -49,6 +49,8 @@ export const walkthrough = [
     path: "/v2/workspace/notificationconfig/update",
     data: () => ({ useNotificationService: true, notificationServiceConfig: { delayConfig: { isEnabled: true, delaySeconds: 60 } } })
   },
+  { path: "/v2/workspace/apikeyconfig/get", data: () => ({}) },
+  { path: "/v2/workspace/apikeyconfig/update", data: () => ({ defaultDocumentAccessType: "organizationPrivate" }) },
   { path: "/v2/workspace/email/send-login-link", data: () => ({ email: "owner@acme.example", continueUrl: "http://localhost:3000/welcome" }) },
   { path: "/v2/organizations/add", data: () => ({ organizations: [{ organizationId: org, organizationName: "Acme Inc." }, { organizationId: "globex", organizationName: "Globex" }] }) },
   { path: "/v2/organizations/get", data: () => ({ organizationIds: [org], pageSize: 10 }) },
@@ -62,6 +64,9 @@ export const walkthrough = [
   { path: "/v1/organizations/documents/add", data: () => ({ organizationId: org, documents: [{ documentId: "spec-41", documentName: "Spec 41" }] }) },
   { path: "/v2/organizations/documents/add", data: () => ({ organizationId: org, folderId: "specs", documents: [{ documentId: doc, documentName: "Spec 42" }] }) },
   { path: "/v2/organizations/documents/get", data: () => ({ organizationId: org, pageSize: 20 }) },
+  { path: "/v2/organizations/documents/access/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], accessType: "restricted" }) },
+  { path: "/v2/organizations/documents/access/disablestate/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], disabled: true }) },
+  { path: "/v2/organizations/folders/access/update", data: () => ({ organizationId: org, folderIds: ["specs"], accessType: "organizationPrivate", inheritFromParent: false }) },
   {
     path: "/v2/users/add",
     data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, accessRole: "editor" }, { ...bo, accessRole: "viewer" }] })

@@ -83,6 +83,14 @@ export const largestBatches = (capOf) => {
       path: "/v2/organizations/folders/add",
       data: (r) => ({ organizationId: "org", folders: range(cap("/v2/organizations/folders/add", "folders"), (i) => ({ folderId: `${r}-f${i}`, ...(i > 0 && { parentFolderId: `${r}-f${i - 1}` }) })) })
     },
+    {
+      // The first folder's change reaches the 99 below it, one level at a time; each later one is a folder of its own.
+      name: "folders/access/update (a chain of 100 that follows its top)",
+      path: "/v2/organizations/folders/access/update",
+      setup: (post, r) =>
+        post("/v2/organizations/folders/add", { organizationId: "org", folders: range(cap("/v2/organizations/folders/add", "folders"), (i) => ({ folderId: `${r}-x${i}`, ...(i > 0 && { parentFolderId: `${r}-x${i - 1}` }) })) }),
+      data: (r) => ({ organizationId: "org", folderIds: range(cap("/v2/organizations/folders/access/update", "folderIds"), (i) => `${r}-x${i}`), accessType: "restricted" })
+    },
     { name: "activities/add", path: "/v2/activities/add", data: (r) => ({ organizationId: "org", documentId: "doc", activities: range(activitiesCap, (i) => activity(r, i)) }) },
     {
       name: "activities/update",

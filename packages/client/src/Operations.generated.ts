@@ -31,6 +31,10 @@ export interface PermissionProviderSettings {
   }
 }
 
+export interface ApiKeyConfig {
+  readonly defaultDocumentAccessType: "public" | "restricted" | "organizationPrivate"
+}
+
 export interface NotificationServiceSettings {
   readonly useNotificationService: boolean
   readonly notificationServiceConfig: {
@@ -579,6 +583,26 @@ export interface WorkspacePermissionproviderconfigUpdateResult {
   readonly data: PermissionProviderSettings
 }
 
+export interface WorkspaceApikeyconfigGetInput {}
+
+export interface WorkspaceApikeyconfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ApiKeyConfig
+}
+
+export interface WorkspaceApikeyconfigUpdateInput {
+  readonly defaultDocumentAccessType?: "public" | "restricted" | "organizationPrivate" | undefined
+}
+
+export interface WorkspaceApikeyconfigUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly defaultDocumentAccessType?: "public" | "restricted" | "organizationPrivate"
+  }
+}
+
 export interface WorkspaceNotificationconfigGetInput {}
 
 export interface WorkspaceNotificationconfigGetResult {
@@ -746,6 +770,42 @@ export interface OrganizationsDocumentsAddResult {
     readonly [key: string]: {
       readonly success: boolean
       readonly id: string
+      readonly message: string
+    }
+  }
+}
+
+export interface OrganizationsDocumentsAccessUpdateInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+  readonly accessType: "public" | "restricted" | "organizationPrivate"
+}
+
+export interface OrganizationsDocumentsAccessUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly accessType?: "public" | "restricted" | "organizationPrivate"
+      readonly message: string
+    }
+  }
+}
+
+export interface OrganizationsDocumentsAccessDisablestateUpdateInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+  readonly disabled: boolean
+}
+
+export interface OrganizationsDocumentsAccessDisablestateUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly disabled?: boolean
       readonly message: string
     }
   }
@@ -1111,6 +1171,26 @@ export interface OrganizationsFoldersGetResult {
   readonly status: "success"
   readonly message: string
   readonly data: ReadonlyArray<Folder>
+}
+
+export interface OrganizationsFoldersAccessUpdateInput {
+  readonly organizationId: Id
+  readonly folderIds: ReadonlyArray<Id>
+  readonly accessType?: "public" | "restricted" | "organizationPrivate" | undefined
+  readonly inheritFromParent?: boolean | undefined
+}
+
+export interface OrganizationsFoldersAccessUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly accessType?: "public" | "restricted" | "organizationPrivate" | null
+      readonly inheritFromParent?: boolean
+      readonly message: string
+    }
+  }
 }
 
 export interface ActivitiesAddInput {
@@ -2072,6 +2152,10 @@ export interface Operations {
   readonly workspacePermissionproviderconfigGet: { readonly input: WorkspacePermissionproviderconfigGetInput; readonly result: WorkspacePermissionproviderconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the permission provider settings (partial); answers the stored settings, the auth token masked. `POST /v2/workspace/permissionproviderconfig/update`, API key and auth token. */
   readonly workspacePermissionproviderconfigUpdate: { readonly input: WorkspacePermissionproviderconfigUpdateInput; readonly result: WorkspacePermissionproviderconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Read the API key's settings: the access type of documents with none of their own and no folder. `POST /v2/workspace/apikeyconfig/get`, API key and auth token. */
+  readonly workspaceApikeyconfigGet: { readonly input: WorkspaceApikeyconfigGetInput; readonly result: WorkspaceApikeyconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Set the API key's default document access type; answers the fields written. `POST /v2/workspace/apikeyconfig/update`, API key and auth token. */
+  readonly workspaceApikeyconfigUpdate: { readonly input: WorkspaceApikeyconfigUpdateInput; readonly result: WorkspaceApikeyconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read the notification service settings. `POST /v2/workspace/notificationconfig/get`, API key and auth token. */
   readonly workspaceNotificationconfigGet: { readonly input: WorkspaceNotificationconfigGetInput; readonly result: WorkspaceNotificationconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the notification service settings (deep partial); answers the stored settings. `POST /v2/workspace/notificationconfig/update`, API key and auth token. */
@@ -2092,6 +2176,10 @@ export interface Operations {
   readonly organizationsDocumentsAddV1: { readonly input: OrganizationsDocumentsAddV1Input; readonly result: OrganizationsDocumentsAddV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Add documents; an existing id fails that item (INTERNAL with per-item details, as the hosted service answers; ALREADY_EXISTS under strictStatuses). `POST /v2/organizations/documents/add`, API key and auth token. */
   readonly organizationsDocumentsAdd: { readonly input: OrganizationsDocumentsAddInput; readonly result: OrganizationsDocumentsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
+  /** Give documents an access type of their own (they stop following their folder's); a missing document fails its item. `POST /v2/organizations/documents/access/update`, API key and auth token. */
+  readonly organizationsDocumentsAccessUpdate: { readonly input: OrganizationsDocumentsAccessUpdateInput; readonly result: OrganizationsDocumentsAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Disable documents (read only for every user) or enable them again; a missing document fails its item. `POST /v2/organizations/documents/access/disablestate/update`, API key and auth token. */
+  readonly organizationsDocumentsAccessDisablestateUpdate: { readonly input: OrganizationsDocumentsAccessDisablestateUpdateInput; readonly result: OrganizationsDocumentsAccessDisablestateUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Add users to an organization, or to one document or folder of it, with an access role. `POST /v2/users/add`, API key and auth token. */
   readonly usersAdd: { readonly input: UsersAddInput; readonly result: UsersAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** List the users of an organization, a document, a folder or all documents, filtered by ids and groups. `POST /v2/users/get`, API key and auth token. */
@@ -2130,6 +2218,8 @@ export interface Operations {
   readonly organizationsFoldersAdd: { readonly input: OrganizationsFoldersAddInput; readonly result: OrganizationsFoldersAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Get one folder with its subfolders to maxDepth levels, or every folder of the organization. `POST /v2/organizations/folders/get`, API key and auth token. */
   readonly organizationsFoldersGet: { readonly input: OrganizationsFoldersGetInput; readonly result: OrganizationsFoldersGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Give folders an access type of their own, or make them follow their parent's; the subfolders that follow them are recomputed. A missing folder fails its item. `POST /v2/organizations/folders/access/update`, API key and auth token. */
+  readonly organizationsFoldersAccessUpdate: { readonly input: OrganizationsFoldersAccessUpdateInput; readonly result: OrganizationsFoldersAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Record activities on a document; an existing id is overwritten. `POST /v2/activities/add`, API key and auth token. */
   readonly activitiesAdd: { readonly input: ActivitiesAddInput; readonly result: ActivitiesAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List an organization's activities by document, target, feature, action, user or id, newest first by default, a page at a time. `POST /v2/activities/get`, API key and auth token. */
@@ -2227,6 +2317,8 @@ export const operationTable = {
   workspaceDomainsDeleteV1: { path: "/v1/workspace/domains/delete", auth: "apiKey" },
   workspacePermissionproviderconfigGet: { path: "/v2/workspace/permissionproviderconfig/get", auth: "apiKey" },
   workspacePermissionproviderconfigUpdate: { path: "/v2/workspace/permissionproviderconfig/update", auth: "apiKey" },
+  workspaceApikeyconfigGet: { path: "/v2/workspace/apikeyconfig/get", auth: "apiKey" },
+  workspaceApikeyconfigUpdate: { path: "/v2/workspace/apikeyconfig/update", auth: "apiKey" },
   workspaceNotificationconfigGet: { path: "/v2/workspace/notificationconfig/get", auth: "apiKey" },
   workspaceNotificationconfigUpdate: { path: "/v2/workspace/notificationconfig/update", auth: "apiKey" },
   workspaceEmailSendLoginLink: { path: "/v2/workspace/email/send-login-link", auth: "public" },
@@ -2237,6 +2329,8 @@ export const operationTable = {
   organizationsDocumentsGet: { path: "/v2/organizations/documents/get", auth: "apiKey" },
   organizationsDocumentsAddV1: { path: "/v1/organizations/documents/add", auth: "apiKey" },
   organizationsDocumentsAdd: { path: "/v2/organizations/documents/add", auth: "apiKey" },
+  organizationsDocumentsAccessUpdate: { path: "/v2/organizations/documents/access/update", auth: "apiKey" },
+  organizationsDocumentsAccessDisablestateUpdate: { path: "/v2/organizations/documents/access/disablestate/update", auth: "apiKey" },
   usersAdd: { path: "/v2/users/add", auth: "apiKey" },
   usersGet: { path: "/v2/users/get", auth: "apiKey" },
   usersUpdateV1: { path: "/v1/users/update", auth: "apiKey" },
@@ -2256,6 +2350,7 @@ export const operationTable = {
   organizationsDocumentsMigrateStatus: { path: "/v2/organizations/documents/migrate/status", auth: "apiKey" },
   organizationsFoldersAdd: { path: "/v2/organizations/folders/add", auth: "apiKey" },
   organizationsFoldersGet: { path: "/v2/organizations/folders/get", auth: "apiKey" },
+  organizationsFoldersAccessUpdate: { path: "/v2/organizations/folders/access/update", auth: "apiKey" },
   activitiesAdd: { path: "/v2/activities/add", auth: "apiKey" },
   activitiesGet: { path: "/v2/activities/get", auth: "apiKey" },
   activitiesUpdate: { path: "/v2/activities/update", auth: "apiKey" },

@@ -2,12 +2,11 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { TokenResource } from "../tokens/Jwt.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
-import { AccessRepo, type UserAccessFacts } from "./AccessRepo.js"
+import { storedApiKeyConfig } from "../workspace/ApiKeyConfig.js"
+import { SettingsRepo } from "../workspace/SettingsRepo.js"
+import { AccessRepo, type StoredAccessFacts, type UserAccessFacts } from "./AccessRepo.js"
 import { type AccessDecision, type AccessType, decideAccess, type Grant } from "./AccessRule.js"
 import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
-
-/** A document's access type when neither it nor a folder sets one (the facts: `public` is the default). */
-export const DEFAULT_ACCESS_TYPE: AccessType = "public"
 
 /** Who asks about what: `documentId` for `check`, a folder id for `checkFolder`. */
 export interface AccessQuestion {
@@ -46,14 +45,22 @@ const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: st
 /**
  * May this user read, or write, this document (or folder) now? The facts from storage, the token
  * and the permission provider, decided by the one rule (AccessRule.ts). A document or organization
- * that does not exist yet is judged as one at the organization's root with the default access
- * type, so a public default lets a user open a new document (docs/decisions.md, "Access").
+ * that does not exist yet is judged as one at the organization's root with the key's default access
+ * type (apikeyconfig, `public` until set), so a public default lets a user open a new document
+ * (docs/decisions.md, "Access").
  */
 export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/core/DocumentAccess", {
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* AccessRepo
     const provider = yield* PermissionProvider
+    const settings = yield* SettingsRepo
+
+    /** The document's own access type, else its folder's, else the key's default (read only then). */
+    const accessTypeOf = (apiKey: string, document: StoredAccessFacts["document"]): Effect.Effect<AccessType> =>
+      document !== undefined && !document.inheritAccess ? Effect.succeed(document.accessType)
+        : document?.folderAccessType !== undefined ? Effect.succeed(document.folderAccessType)
+        : Effect.map(storedApiKeyConfig(settings, apiKey), (config) => config.defaultDocumentAccessType)
 
     /** The rule over a resource's facts: its folder chain and access type, and what storage knows of the user. */
     const decide = (
@@ -112,16 +119,17 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
         Effect.flatMap(repo.facts(question.apiKey, question.organizationId, question.documentId, question.userId), (stored) => {
           const document = stored.document
           const folderChain = document?.folderChain ?? []
-          return decide(question, stored, {
-            type: "document",
-            id: question.documentId,
-            documentId: question.documentId,
-            disabled: document?.disabled ?? false,
-            folderChain,
-            accessType: document !== undefined && !document.inheritAccess ? document.accessType : document?.folderAccessType ?? DEFAULT_ACCESS_TYPE,
-            parentFolderId: folderChain[0],
-            exists: document !== undefined
-          })
+          return Effect.flatMap(accessTypeOf(question.apiKey, document), (accessType) =>
+            decide(question, stored, {
+              type: "document",
+              id: question.documentId,
+              documentId: question.documentId,
+              disabled: document?.disabled ?? false,
+              folderChain,
+              accessType,
+              parentFolderId: folderChain[0],
+              exists: document !== undefined
+            }))
         }),
 
       /** The same question about a folder (judged as restricted when the organization has no such folder). */

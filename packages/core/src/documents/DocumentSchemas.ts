@@ -1,9 +1,13 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, Ids, JsonObject, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
+import { AccessTypeSchema } from "../folders/FolderSchemas.js"
+import { Id, Ids, JsonObject, NonEmptyIds, NonEmptyList, optional, PageSize, Text } from "../schema/Common.js"
 
 /** Documents per add call (v1 and v2) (docs/decisions.md, "Limits": one call stays short on SQLite). */
 export const MAX_DOCUMENTS_PER_CALL = 100
+
+/** Documents per access/update and access/disablestate/update call: as per add (the facts name no limit). */
+export const MAX_DOCUMENT_ACCESS_IDS = 100
 
 export const DocumentInput = Schema.Struct(
   {
@@ -50,3 +54,26 @@ export type Document = typeof Document.Type
 export const DocumentsPage = SuccessResult(Schema.Array(Document), { pageToken: optional(Schema.String) })
 
 export const AddDocumentsResult = SuccessResult(BatchResult(BatchItemWithId))
+
+/** documents/access/update: the documents get this access type of their own. */
+export const UpdateDocumentAccessInput = Schema.Struct({
+  organizationId: Id,
+  documentIds: NonEmptyIds(MAX_DOCUMENT_ACCESS_IDS),
+  accessType: AccessTypeSchema
+})
+
+/** documents/access/disablestate/update. */
+export const UpdateDocumentDisabledInput = Schema.Struct({
+  organizationId: Id,
+  documentIds: NonEmptyIds(MAX_DOCUMENT_ACCESS_IDS),
+  disabled: Schema.Boolean
+})
+
+/** One document's outcome: `accessType` when it was set; a missing document is `success: false` (docs/decisions.md, "Access"). */
+export const DocumentAccessItem = Schema.Struct({ success: Schema.Boolean, accessType: optional(AccessTypeSchema), message: Schema.String })
+export type DocumentAccessItem = typeof DocumentAccessItem.Type
+export const DocumentDisabledItem = Schema.Struct({ success: Schema.Boolean, disabled: optional(Schema.Boolean), message: Schema.String })
+export type DocumentDisabledItem = typeof DocumentDisabledItem.Type
+
+export const DocumentAccessResult = SuccessResult(BatchResult(DocumentAccessItem))
+export const DocumentDisabledResult = SuccessResult(BatchResult(DocumentDisabledItem))

@@ -1,17 +1,32 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { channelsOf } from "../events/Channels.js"
+import { Events } from "../events/Events.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
 import { type Page, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
-import type { AddDocumentsV1Input, AddDocumentsV2Input, Document, DocumentInput, GetDocumentsInput } from "./DocumentSchemas.js"
+import type {
+  AddDocumentsV1Input,
+  AddDocumentsV2Input,
+  Document,
+  DocumentAccessItem,
+  DocumentDisabledItem,
+  DocumentInput,
+  GetDocumentsInput,
+  UpdateDocumentAccessInput,
+  UpdateDocumentDisabledInput
+} from "./DocumentSchemas.js"
 import { DocumentsRepo, type DocumentSummary, newDocument } from "./DocumentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
 type ItemResult = { success: boolean; id: string; message: string; code?: string }
+
+/** A document the access operations name that the organization does not have fails its item only (docs/decisions.md, "Access"). */
+const NO_SUCH_DOCUMENT = "Document does not exist"
 
 const toDocument = (row: DocumentSummary): Document => ({ documentName: row.name, disabled: row.disabled, accessType: row.accessType, id: row.id })
 
@@ -24,7 +39,40 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const folders = yield* FoldersRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
+    const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
+
+    /**
+     * Sets one field of each named document in one transaction, and emits `type` for each one
+     * changed (realtime re-checks who may read it): the two access operations' common shape.
+     */
+    const setEach = <Item>(
+      apiKey: string,
+      organizationId: string,
+      documentIds: ReadonlyArray<string>,
+      type: string,
+      set: (documentId: string, now: number) => Effect.Effect<boolean>,
+      updated: Item,
+      eventData: Record<string, unknown>
+    ) =>
+      withTransaction(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const data: Record<string, Item | { success: false; message: string }> = {}
+        const changed: Array<string> = []
+        for (const documentId of documentIds) {
+          const found = yield* set(documentId, now)
+          if (found) changed.push(documentId)
+          data[documentId] = found ? updated : { success: false, message: NO_SUCH_DOCUMENT }
+        }
+        yield* events.emit(apiKey, Effect.sync(() =>
+          changed.map((documentId) => ({
+            type,
+            data: { resource: { type: "document", id: documentId, organizationId }, ...eventData },
+            channels: channelsOf(organizationId, documentId)
+          }))
+        ))
+        return data
+      }))
 
     /** Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item. */
     const write = (
@@ -122,6 +170,33 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           }
           return data
         }),
+
+      /**
+       * documents/access/update: each document gets the access type as its own, so it no longer
+       * follows its folder's (docs/decisions.md, "Access": nothing gives inheritance back yet).
+       */
+      updateAccessType: (apiKey: string, input: typeof UpdateDocumentAccessInput.Type): Effect.Effect<Record<string, DocumentAccessItem>> =>
+        setEach(
+          apiKey,
+          input.organizationId,
+          input.documentIds,
+          "access.document_type_updated",
+          (documentId, now) => repo.setAccessType(apiKey, input.organizationId, documentId, input.accessType, now),
+          { success: true, accessType: input.accessType, message: "Document access type updated." },
+          { accessType: input.accessType }
+        ),
+
+      /** documents/access/disablestate/update: a disabled document is read only for everyone (the access rule, step 2). */
+      updateDisabledState: (apiKey: string, input: typeof UpdateDocumentDisabledInput.Type): Effect.Effect<Record<string, DocumentDisabledItem>> =>
+        setEach(
+          apiKey,
+          input.organizationId,
+          input.documentIds,
+          "access.document_disabled_updated",
+          (documentId, now) => repo.setDisabled(apiKey, input.organizationId, documentId, input.disabled, now),
+          { success: true, disabled: input.disabled, message: "Document disabled state updated." },
+          { disabled: input.disabled }
+        ),
 
       /** Spec documents/get: filters combine; keyset pages ordered by document id. */
       get: (apiKey: string, input: typeof GetDocumentsInput.Type): Effect.Effect<Page<Document>, ApiError<"INVALID_ARGUMENT">> =>

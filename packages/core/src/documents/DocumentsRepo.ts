@@ -64,4 +64,8 @@ export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<Doc
     }
   ) => Effect.Effect<ReadonlyArray<DocumentSummary>>
   readonly delete: (apiKey: string, organizationId: string, id: string) => Effect.Effect<boolean>
+  /** Gives the document an access type of its own (it no longer inherits its folder's); false: no such document. */
+  readonly setAccessType: (apiKey: string, organizationId: string, id: string, accessType: AccessType, now: number) => Effect.Effect<boolean>
+  /** false: no such document. */
+  readonly setDisabled: (apiKey: string, organizationId: string, id: string, disabled: boolean, now: number) => Effect.Effect<boolean>
 }>() {}

@@ -77,6 +77,14 @@ export const SqlDocumentsRepo = Layer.effect(
         }`.pipe(allRows(toSummary)),
       delete: (apiKey, organizationId, id) =>
         sql`DELETE FROM documents WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
+          .pipe(mapRows((rows) => rows.length > 0)),
+      setAccessType: (apiKey, organizationId, id, accessType, now) =>
+        sql`UPDATE documents SET access_type = ${accessType}, inherit_access = ${flag(false)}, updated_at = ${now}
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
+          .pipe(mapRows((rows) => rows.length > 0)),
+      setDisabled: (apiKey, organizationId, id, disabled, now) =>
+        sql`UPDATE documents SET disabled = ${flag(disabled)}, updated_at = ${now}
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id} RETURNING id`
           .pipe(mapRows((rows) => rows.length > 0))
     }
   })

@@ -5,8 +5,12 @@ import {
   AddDocumentsResult,
   AddDocumentsV1Input,
   AddDocumentsV2Input,
+  DocumentAccessResult,
+  DocumentDisabledResult,
   DocumentsPage,
-  GetDocumentsInput
+  GetDocumentsInput,
+  UpdateDocumentAccessInput,
+  UpdateDocumentDisabledInput
 } from "./DocumentSchemas.js"
 import { Documents } from "./Documents.js"
 
@@ -52,5 +56,29 @@ export const documentOperations = [
     service: Documents,
     handler: (documents, input, caller) =>
       Effect.map(documents.addV2(caller.apiKey, input), answer("Document(s) added successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.access.update",
+    paths: ["/v2/organizations/documents/access/update"],
+    auth: "apiKey",
+    summary: "Give documents an access type of their own (they stop following their folder's); a missing document fails its item.",
+    input: UpdateDocumentAccessInput,
+    output: DocumentAccessResult,
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.updateAccessType(caller.apiKey, input), answer("Updated access for documents successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.access.disablestate.update",
+    paths: ["/v2/organizations/documents/access/disablestate/update"],
+    auth: "apiKey",
+    summary: "Disable documents (read only for every user) or enable them again; a missing document fails its item.",
+    input: UpdateDocumentDisabledInput,
+    output: DocumentDisabledResult,
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.updateDisabledState(caller.apiKey, input), answer("Updated disable state for documents successfully."))
   })
 ] as const

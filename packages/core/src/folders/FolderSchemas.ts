@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { BatchItemWithId, BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { Id, IntRange, NonEmptyList, optional, Text } from "../schema/Common.js"
+import { Id, IntRange, NonEmptyIds, NonEmptyList, optional, Text } from "../schema/Common.js"
 import type { AccessType } from "./FoldersRepo.js"
 
 /** The parent id of a top-level folder (spec, Folder). */
@@ -75,6 +75,37 @@ export const Folder: Schema.Schema<Folder> = Schema.Struct({
   inheritAccessFromParent: Schema.Boolean,
   subFolders: optional(Schema.Array(Schema.suspend((): Schema.Schema<Folder> => Folder)))
 }).annotations({ identifier: "Folder" })
+
+/** Folders per access/update call: as per add (the facts name no limit; each recomputes its subtree). */
+export const MAX_FOLDER_ACCESS_IDS = 100
+
+/**
+ * folders/access/update: an access type of the folders' own, or `inheritFromParent: true` to
+ * follow their parent's (an `accessType` sent with it is not stored: the answer's is null).
+ */
+export const UpdateFolderAccessInput = Schema.Struct({
+  organizationId: Id,
+  folderIds: NonEmptyIds(MAX_FOLDER_ACCESS_IDS),
+  accessType: optional(AccessTypeSchema),
+  /** Omitted: false. */
+  inheritFromParent: optional(Schema.Boolean)
+}).pipe(
+  Schema.filter((input) =>
+    input.inheritFromParent === true || input.accessType !== undefined ||
+    { path: ["accessType"], message: "is required unless inheritFromParent is true" }
+  )
+)
+
+/** One folder's outcome: its own access type (null when it inherits); a missing folder is `success: false`. */
+export const FolderAccessItem = Schema.Struct({
+  success: Schema.Boolean,
+  accessType: optional(Schema.NullOr(AccessTypeSchema)),
+  inheritFromParent: optional(Schema.Boolean),
+  message: Schema.String
+})
+export type FolderAccessItem = typeof FolderAccessItem.Type
+
+export const FolderAccessResult = SuccessResult(BatchResult(FolderAccessItem))
 
 export const AddFoldersResult = SuccessResult(BatchResult(BatchItemWithId))
 

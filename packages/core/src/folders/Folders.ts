@@ -1,10 +1,30 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { channelsOf } from "../events/Channels.js"
+import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type AddFoldersInput, type Folder, type FolderInput, type GetFoldersInput, ROOT } from "./FolderSchemas.js"
-import { type FolderRow, FoldersRepo } from "./FoldersRepo.js"
+import {
+  type AddFoldersInput,
+  type Folder,
+  type FolderAccessItem,
+  type FolderInput,
+  type GetFoldersInput,
+  ROOT,
+  type UpdateFolderAccessInput
+} from "./FolderSchemas.js"
+import { type AccessType, folderTreeLock, type FolderRow, FoldersRepo } from "./FoldersRepo.js"
+
+/** The access type of a folder that follows its parent at the root (folders/add's too). */
+const ROOT_ACCESS_TYPE: AccessType = "public"
+
+/** A folder whose stored access type changed, for its event. */
+interface AccessChange {
+  readonly folderId: string
+  readonly accessType: AccessType
+  readonly inheritFromParent: boolean
+}
 
 type ItemResult = { success: boolean; id: string; message: string }
 
@@ -27,7 +47,32 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
   effect: Effect.gen(function*() {
     const repo = yield* FoldersRepo
     const organizations = yield* OrganizationsRepo
-    const { withTransaction } = yield* Transactions
+    const events = yield* Events
+    const { lock, withTransaction } = yield* Transactions
+
+    /**
+     * Gives the folders under `folder` that follow their parent the type `folder` now has, level by
+     * level, one query per level. A subfolder whose stored type already was that one keeps its
+     * subtree as it is: every write keeps the stored types consistent, so below it nothing changes.
+     */
+    const recomputeSubtree = (apiKey: string, organizationId: string, folder: { readonly id: string; readonly accessType: AccessType }, now: number) =>
+      Effect.gen(function*() {
+        const changed: Array<AccessChange> = []
+        let parents = new Map([[folder.id, folder.accessType]])
+        while (parents.size > 0) {
+          const children = yield* repo.listChildren(apiKey, organizationId, [...parents.keys()])
+          const next = new Map<string, AccessType>()
+          for (const child of children) {
+            const accessType = parents.get(child.parentFolderId)
+            if (!child.inheritAccessFromParent || accessType === undefined || child.accessType === accessType) continue
+            yield* repo.setAccess(apiKey, organizationId, child.id, { accessType, inheritAccessFromParent: true }, now)
+            changed.push({ folderId: child.id, accessType, inheritFromParent: true })
+            next.set(child.id, accessType)
+          }
+          parents = next
+        }
+        return changed
+      })
 
     /** Adds one folder under an existing parent, in its own transaction. */
     const addOne = (apiKey: string, organizationId: string, input: typeof FolderInput.Type, now: number) =>
@@ -91,6 +136,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
       add: (apiKey: string, input: typeof AddFoldersInput.Type) =>
         withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
+          yield* lock(...folderTreeLock(apiKey, input.organizationId)) // a new folder reads its parent's access type
           if (input.createOrganization === true) yield* organizations.ensure(apiKey, input.organizationId, now)
           else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
             return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
@@ -99,6 +145,43 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
           for (const folder of input.folders) {
             data[folder.folderId] = yield* addOne(apiKey, input.organizationId, folder, now)
           }
+          return data
+        })),
+
+      /**
+       * folders/access/update: each folder gets the access type as its own, or follows its parent's
+       * (`inheritFromParent`), and every folder under it that follows its parent is recomputed, in
+       * one transaction under the organization's folder lock. Documents that follow their folder
+       * read its stored type when they are checked, so they follow without a write.
+       */
+      updateAccess: (apiKey: string, input: typeof UpdateFolderAccessInput.Type): Effect.Effect<Record<string, FolderAccessItem>> =>
+        withTransaction(Effect.gen(function*() {
+          const { organizationId } = input
+          const inheritFromParent = input.inheritFromParent === true
+          yield* lock(...folderTreeLock(apiKey, organizationId))
+          const now = yield* Clock.currentTimeMillis
+          const data: Record<string, FolderAccessItem> = {}
+          const changed: Array<AccessChange> = []
+          for (const folderId of input.folderIds) {
+            const folder = yield* repo.find(apiKey, organizationId, folderId)
+            if (folder === undefined) {
+              data[folderId] = { success: false, message: "Folder does not exist" }
+              continue
+            }
+            const parent = folder.parentFolderId === ROOT ? undefined : yield* repo.find(apiKey, organizationId, folder.parentFolderId)
+            // The schema requires accessType unless the folder inherits.
+            const accessType = inheritFromParent ? parent?.accessType ?? ROOT_ACCESS_TYPE : input.accessType!
+            yield* repo.setAccess(apiKey, organizationId, folderId, { accessType, inheritAccessFromParent: inheritFromParent }, now)
+            changed.push({ folderId, accessType, inheritFromParent }, ...yield* recomputeSubtree(apiKey, organizationId, { id: folderId, accessType }, now))
+            data[folderId] = { success: true, accessType: inheritFromParent ? null : accessType, inheritFromParent, message: "Folder access type updated." }
+          }
+          yield* events.emit(apiKey, Effect.sync(() =>
+            changed.map((change) => ({
+              type: "access.folder_type_updated",
+              data: { resource: { type: "folder", id: change.folderId, organizationId }, accessType: change.accessType, inheritFromParent: change.inheritFromParent },
+              channels: channelsOf(organizationId)
+            }))
+          ))
           return data
         })),
 

@@ -35,9 +35,24 @@ export const implicitFolder = (apiKey: string, organizationId: string, id: strin
   lastUpdated: now
 })
 
+/**
+ * What a write of an organization's folder tree locks first (Transactions.lock): folders store
+ * their access type with inheritance applied, so a write that reads a parent's must not race
+ * one that changes it.
+ */
+export const folderTreeLock = (apiKey: string, organizationId: string) => ["folders", apiKey, organizationId] as const
+
 /** Storage port: folders of an organization. */
 export class FoldersRepo extends Context.Tag("@atrium/core/FoldersRepo")<FoldersRepo, {
   readonly insert: (row: FolderRow) => Effect.Effect<void>
+  /** Sets a folder's stored (effective) access type and whether it follows its parent's. */
+  readonly setAccess: (
+    apiKey: string,
+    organizationId: string,
+    id: string,
+    access: { readonly accessType: AccessType; readonly inheritAccessFromParent: boolean },
+    now: number
+  ) => Effect.Effect<void>
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<FolderRow | undefined>
   /** Every folder of the organization, ordered by id. */
   readonly listByOrganization: (apiKey: string, organizationId: string) => Effect.Effect<ReadonlyArray<FolderRow>>

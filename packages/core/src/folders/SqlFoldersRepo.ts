@@ -56,6 +56,9 @@ export const SqlFoldersRepo = Layer.effect(
             last_updated: f.lastUpdated
           })
         }`.pipe(ignoreRows),
+      setAccess: (apiKey, organizationId, id, access, now) =>
+        sql`UPDATE folders SET access_type = ${access.accessType}, inherit_access = ${flag(access.inheritAccessFromParent)}, last_updated = ${now}
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
           firstRow(toRow)

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
-import { AddFoldersInput, AddFoldersResult, FoldersResult, GetFoldersInput } from "./FolderSchemas.js"
+import { AddFoldersInput, AddFoldersResult, FolderAccessResult, FoldersResult, GetFoldersInput, UpdateFolderAccessInput } from "./FolderSchemas.js"
 import { Folders } from "./Folders.js"
 
 export const folderOperations = [
@@ -28,5 +28,16 @@ export const folderOperations = [
     organization: (input) => input.organizationId,
     service: Folders,
     handler: (folders, input, caller) => Effect.map(folders.get(caller.apiKey, input), answer("Folder(s) retrieved successfully."))
+  }),
+  defineOperation({
+    name: "organizations.folders.access.update",
+    paths: ["/v2/organizations/folders/access/update"],
+    auth: "apiKey",
+    summary: "Give folders an access type of their own, or make them follow their parent's; the subfolders that follow them are recomputed. A missing folder fails its item.",
+    input: UpdateFolderAccessInput,
+    output: FolderAccessResult,
+    organization: (input) => input.organizationId,
+    service: Folders,
+    handler: (folders, input, caller) => Effect.map(folders.updateAccess(caller.apiKey, input), answer("Updated access for folders successfully."))
   })
 ] as const

@@ -4,8 +4,10 @@ import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret } from "../crypto/Secrets.js"
 import { internal, invalidArgument } from "../protocol/ApiError.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
+import { Events } from "../events/Events.js"
 import { Mailer } from "../ports/Mailer.js"
 import { Transactions } from "../ports/Transactions.js"
+import { API_KEY_CONFIG_SETTING, storedApiKeyConfig } from "./ApiKeyConfig.js"
 import { normalizeDomains } from "./Domains.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
@@ -22,6 +24,7 @@ import { DISPOSABLE_EMAIL } from "./Workspaces.js"
 import type {
   DomainsInput,
   SendLoginLinkInput,
+  UpdateApiKeyConfigInput,
   UpdateNotificationServiceInput,
   UpdatePermissionProviderInput
 } from "./WorkspaceSettingsSchemas.js"
@@ -58,6 +61,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
     const limiter = yield* RateLimiter
     const mailer = yield* Mailer
     const config = yield* AtriumConfig
+    const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
 
     const permissionProvider = (apiKey: string) =>
@@ -113,6 +117,23 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             return next
           }))
           return masked(updated)
+        }),
+
+      /** apikeyconfig/get: the key's default document access type. */
+      getApiKeyConfig: (apiKey: string) => storedApiKeyConfig(settings, apiKey),
+
+      /** apikeyconfig/update: writes the fields given and answers them (the facts); emits `access.default_type_updated`. */
+      updateApiKeyConfig: (apiKey: string, input: typeof UpdateApiKeyConfigInput.Type) =>
+        Effect.gen(function*() {
+          const { defaultDocumentAccessType } = input
+          if (defaultDocumentAccessType === undefined) return yield* invalidArgument("At least one field must be provided for update")
+          yield* withTransaction(Effect.gen(function*() {
+            yield* lock("settings", apiKey, API_KEY_CONFIG_SETTING)
+            yield* settings.put(apiKey, API_KEY_CONFIG_SETTING, { ...(yield* storedApiKeyConfig(settings, apiKey)), defaultDocumentAccessType })
+            // Of the whole key, so of no organization's channel: endpoints that filter by channel do not get it.
+            yield* events.emit(apiKey, [{ type: "access.default_type_updated", data: { defaultDocumentAccessType }, channels: [] }])
+          }))
+          return { defaultDocumentAccessType }
         }),
 
       /** Spec: notificationconfig/get. */

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { AccessTypeSchema } from "../folders/FolderSchemas.js"
 import { SuccessResult } from "../protocol/Envelope.js"
 import { Email, IntRange, isHttpUrl, NonEmptyList, NonEmptyText, optional, Text } from "../schema/Common.js"
 import { normalizeDomain } from "./Domains.js"
@@ -82,6 +83,18 @@ export const UpdateNotificationServiceInput = Schema.Struct({
 })
 
 export const NotificationServiceResult = SuccessResult(NotificationServiceSettings)
+
+// ---- API key config ---------------------------------------------------------------------------
+
+/** apikeyconfig/get: the settings Atrium acts on (docs/decisions.md, "Access"). */
+export const ApiKeyConfigSettings = Schema.Struct({ defaultDocumentAccessType: AccessTypeSchema }).annotations({ identifier: "ApiKeyConfig" })
+
+/** apikeyconfig/update: the fields to write (at least one: checked by the service, for the facts' message). */
+export const UpdateApiKeyConfigInput = Schema.Struct({ defaultDocumentAccessType: optional(AccessTypeSchema) })
+
+export const ApiKeyConfigResult = SuccessResult(ApiKeyConfigSettings)
+/** update echoes the fields it wrote. */
+export const UpdateApiKeyConfigResult = SuccessResult(Schema.partial(ApiKeyConfigSettings))
 
 // ---- Login link -------------------------------------------------------------------------------
 

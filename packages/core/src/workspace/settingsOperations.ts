@@ -5,6 +5,7 @@ import { NoParameters } from "../schema/Common.js"
 import { DOMAINS_ADDED, DOMAINS_REMOVED, WorkspaceSettings } from "./WorkspaceSettings.js"
 import {
   AddDomainsResult,
+  ApiKeyConfigResult,
   DeleteDomainsResult,
   DomainsInput,
   GetDomainsResult,
@@ -12,6 +13,8 @@ import {
   NotificationServiceResult,
   PermissionProviderResult,
   SendLoginLinkInput,
+  UpdateApiKeyConfigInput,
+  UpdateApiKeyConfigResult,
   UpdateNotificationServiceInput,
   UpdatePermissionProviderInput
 } from "./WorkspaceSettingsSchemas.js"
@@ -76,6 +79,29 @@ export const workspaceSettingsOperations = [
     service: WorkspaceSettings,
     handler: (workspaceSettings, input, caller) =>
       Effect.map(workspaceSettings.updatePermissionProviderConfig(caller.apiKey, input), answer("Permission provider configuration updated successfully."))
+  }),
+  defineOperation({
+    name: "workspace.apikeyconfig.get",
+    paths: ["/v2/workspace/apikeyconfig/get"],
+    auth: "apiKey",
+    summary: "Read the API key's settings: the access type of documents with none of their own and no folder.",
+    input: NoParameters,
+    output: ApiKeyConfigResult,
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getApiKeyConfig(caller.apiKey), answer("API key configuration retrieved successfully."))
+  }),
+  defineOperation({
+    name: "workspace.apikeyconfig.update",
+    paths: ["/v2/workspace/apikeyconfig/update"],
+    auth: "apiKey",
+    summary: "Set the API key's default document access type; answers the fields written.",
+    input: UpdateApiKeyConfigInput,
+    output: UpdateApiKeyConfigResult,
+    errors: ["INVALID_ARGUMENT"],
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.updateApiKeyConfig(caller.apiKey, input), answer("API key configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.notificationconfig.get",

@@ -16,6 +16,8 @@ export const disabledOrganization: DisabledOrganization = {
     "workspace.domains.delete": "the workspace's allowed email domains, a workspace setting",
     "workspace.permissionproviderconfig.get": "the key's permission provider setting",
     "workspace.permissionproviderconfig.update": "the key's permission provider setting",
+    "workspace.apikeyconfig.get": "the key's default document access type, a key setting",
+    "workspace.apikeyconfig.update": "the key's default document access type, a key setting",
     "workspace.notificationconfig.get": "the key's notification setting",
     "workspace.notificationconfig.update": "the key's notification setting",
     "workspace.email.sendloginlink": "mails the workspace's owner a login link"

@@ -7,10 +7,12 @@ export const isolation: DomainIsolation = {
       usePermissionProvider: true,
       permissionProviderConfig: { permissionProviderUrl: "https://a-only.example.com/permissions", authToken: mark }
     })
+    await call("/v2/workspace/apikeyconfig/update", { defaultDocumentAccessType: "organizationPrivate" })
     return { aimed: { apiKey, workspaceId }, secrets: ["a-only.example.com"] }
   },
   reads: () => [
     ["/v2/workspace/domains/get", {}],
-    ["/v2/workspace/permissionproviderconfig/get", {}]
+    ["/v2/workspace/permissionproviderconfig/get", {}],
+    ["/v2/workspace/apikeyconfig/get", {}]
   ]
 }

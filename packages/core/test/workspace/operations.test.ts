@@ -83,7 +83,7 @@ forEachBackend("workspace", (ctx) => {
   })
 
   describe("parameterless operations", () => {
-    const parameterless = ["/v2/workspace/get", "/v2/workspace/domains/get", "/v2/workspace/notificationconfig/get", "/v2/workspace/permissionproviderconfig/get", "/v2/workspace/advancedwebhookconfig/get"]
+    const parameterless = ["/v2/workspace/get", "/v2/workspace/domains/get", "/v2/workspace/notificationconfig/get", "/v2/workspace/permissionproviderconfig/get", "/v2/workspace/advancedwebhookconfig/get", "/v2/workspace/apikeyconfig/get"]
 
     it("refuse any key in data, as every operation refuses unknown keys", async () => {
       const { client, workspace } = ctx()

@@ -41,4 +41,19 @@ export const cases: StorageCases = (it, expect) => {
       yield* documents.update(updated)
       expect(yield* documents.find(apiKey, "org", "doc")).toEqual(updated)
     }))
+
+  it.effect("DocumentsRepo.setAccessType and setDisabled change one document of the key and organization, and say whether it exists", () =>
+    Effect.gen(function*() {
+      const documents = yield* DocumentsRepo
+      const apiKey = unique("key")
+      const doc = document(apiKey, "org", "doc")
+      yield* documents.insert(doc)
+      yield* documents.insert(document(apiKey, "other", "doc"))
+      expect(yield* documents.setAccessType(apiKey, "org", "doc", "restricted", T0 + 1)).toBe(true)
+      expect(yield* documents.setDisabled(apiKey, "org", "doc", true, T0 + 2)).toBe(true)
+      expect(yield* documents.find(apiKey, "org", "doc")).toEqual({ ...doc, accessType: "restricted", disabled: true, updatedAt: T0 + 2 })
+      expect(yield* documents.find(apiKey, "other", "doc")).toEqual(document(apiKey, "other", "doc"))
+      expect(yield* documents.setAccessType(apiKey, "org", "gone", "restricted", T0)).toBe(false)
+      expect(yield* documents.setDisabled(unique("key"), "org", "doc", true, T0)).toBe(false)
+    }))
 }

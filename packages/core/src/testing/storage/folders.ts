@@ -16,4 +16,18 @@ export const cases: StorageCases = (it, expect) => {
       expect((yield* folders.listChildren(apiKey, "org", ["f2", "f1"])).map((f) => f.id)).toEqual(["c1", "c2", "c3"])
       expect(yield* folders.listChildren(apiKey, "org", [])).toEqual([])
     }))
+
+  it.effect("FoldersRepo.setAccess stores a folder's access type and whether it follows its parent", () =>
+    Effect.gen(function*() {
+      const folders = yield* FoldersRepo
+      const apiKey = unique("key")
+      yield* folders.insert(folder(apiKey, "org", "f", "root"))
+      yield* folders.setAccess(apiKey, "org", "f", { accessType: "organizationPrivate", inheritAccessFromParent: true }, 42)
+      expect(yield* folders.find(apiKey, "org", "f")).toEqual({
+        ...folder(apiKey, "org", "f", "root"),
+        accessType: "organizationPrivate",
+        inheritAccessFromParent: true,
+        lastUpdated: 42
+      })
+    }))
 }
