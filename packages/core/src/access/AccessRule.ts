@@ -62,21 +62,40 @@ export interface AccessDecision {
 }
 
 /**
- * The grant that counts at each place (level and id), live ones only: the token's entry wins over
- * a stored grant at the same place. One pass, so a token of many entries costs one walk.
+ * How specific a grant is for this question: 0 on the document, 1 + i on the i-th folder of the
+ * chain (nearest first), then the organization; undefined when it speaks of something else.
  */
-const grantsByPlace = (grants: ReadonlyArray<Grant>, now: number): ReadonlyMap<string, Grant> => {
-  const byPlace = new Map<string, Grant>()
-  for (const grant of grants) {
-    if (grant.expiresAt !== undefined && grant.expiresAt <= now) continue
-    const place = placeKey(grant.level, grant.id)
-    const before = byPlace.get(place)
-    if (before === undefined || (before.source !== "token" && grant.source === "token")) byPlace.set(place, grant)
+const rankOf = (grant: Grant, facts: AccessFacts): number | undefined => {
+  switch (grant.level) {
+    case "document":
+      return grant.id === facts.documentId ? 0 : undefined
+    case "folder": {
+      const at = facts.folderChain.indexOf(grant.id)
+      return at === -1 ? undefined : 1 + at
+    }
+    case "organization":
+      return grant.id === facts.organizationId ? 1 + facts.folderChain.length : undefined
   }
-  return byPlace
 }
 
-const placeKey = (level: Grant["level"], id: string) => `${level}\n${id}`
+/**
+ * The most specific live grant, in one pass without allocating (a token may carry 100 entries):
+ * at the same place, the token's entry wins over a stored grant.
+ */
+const decidingGrant = (facts: AccessFacts): Grant | undefined => {
+  let best: Grant | undefined
+  let bestRank = Infinity
+  for (const grant of facts.grants) {
+    if (grant.expiresAt !== undefined && grant.expiresAt <= facts.now) continue
+    const rank = rankOf(grant, facts)
+    if (rank === undefined) continue
+    if (rank < bestRank || (rank === bestRank && best?.source !== "token" && grant.source === "token")) {
+      best = grant
+      bestRank = rank
+    }
+  }
+  return best
+}
 
 /** Steps 3 to 5 of the order: the role before a disabled document caps it. */
 const byGrant = (grant: Grant, reason: AccessReason): Pick<AccessDecision, "accessRole" | "reason" | "expiresAt"> =>
@@ -86,15 +105,8 @@ const undisabled = (facts: AccessFacts): Pick<AccessDecision, "accessRole" | "re
   if (facts.provider !== undefined) {
     return { accessRole: facts.provider.accessRole, reason: facts.provider.failed ? "permission provider failed" : "permission provider" }
   }
-  const grants = grantsByPlace(facts.grants, facts.now)
-  const document = facts.documentId === undefined ? undefined : grants.get(placeKey("document", facts.documentId))
-  if (document) return byGrant(document, "document grant")
-  for (const folderId of facts.folderChain) {
-    const folder = grants.get(placeKey("folder", folderId))
-    if (folder) return byGrant(folder, "folder grant")
-  }
-  const organization = grants.get(placeKey("organization", facts.organizationId))
-  if (organization) return byGrant(organization, "organization grant")
+  const grant = decidingGrant(facts)
+  if (grant !== undefined) return byGrant(grant, `${grant.level} grant`)
   switch (facts.accessType) {
     case "public":
       return { accessRole: "editor", reason: "public document" }
