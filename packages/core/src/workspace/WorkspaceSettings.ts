@@ -13,12 +13,7 @@ import { DomainsRepo } from "./DomainsRepo.js"
 import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
 import { LoginLinksRepo } from "./LoginLinksRepo.js"
 import { DEFAULT_NOTIFICATION_SERVICE, mergeNotificationService, type NotificationService } from "./NotificationServiceConfig.js"
-import {
-  DEFAULT_PERMISSION_PROVIDER,
-  masked,
-  mergePermissionProvider,
-  type PermissionProvider
-} from "./PermissionProviderConfig.js"
+import { masked, mergePermissionProvider, PERMISSION_PROVIDER_SETTING, storedPermissionProvider } from "./PermissionProviderConfig.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { DISPOSABLE_EMAIL } from "./Workspaces.js"
 import type {
@@ -32,7 +27,6 @@ import { WorkspaceRepo } from "./WorkspaceRepo.js"
 
 export const DOMAINS_ADDED = "Domain(s) added successfully to allowed domains."
 export const DOMAINS_REMOVED = "Domain(s) removed successfully from allowed domains."
-const PERMISSION_PROVIDER = "permissionProvider"
 const NOTIFICATION_SERVICE = "notificationService"
 
 /** A login link works for 15 minutes. */
@@ -64,8 +58,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
     const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
 
-    const permissionProvider = (apiKey: string) =>
-      Effect.map(settings.get(apiKey, PERMISSION_PROVIDER), (stored) => (stored as PermissionProvider | undefined) ?? DEFAULT_PERMISSION_PROVIDER)
+    const permissionProvider = (apiKey: string) => storedPermissionProvider(settings, apiKey)
 
     const notificationService = (apiKey: string) =>
       Effect.map(settings.get(apiKey, NOTIFICATION_SERVICE), (stored) => (stored as NotificationService | undefined) ?? DEFAULT_NOTIFICATION_SERVICE)
@@ -111,9 +104,9 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             return yield* invalidArgument("At least one of usePermissionProvider or permissionProviderConfig must be provided")
           }
           const updated = yield* withTransaction(Effect.gen(function*() {
-            yield* lock("settings", apiKey, PERMISSION_PROVIDER) // a merge: concurrent updates apply one after the other
+            yield* lock("settings", apiKey, PERMISSION_PROVIDER_SETTING) // a merge: concurrent updates apply one after the other
             const next = mergePermissionProvider(yield* permissionProvider(apiKey), input)
-            yield* settings.put(apiKey, PERMISSION_PROVIDER, next)
+            yield* settings.put(apiKey, PERMISSION_PROVIDER_SETTING, next)
             return next
           }))
           return masked(updated)

@@ -4,23 +4,16 @@
  * messages, a missing document failing only its item, the access rule following each write
  * (DocumentAccess.check), the key's default access type, the events, and the caps.
  */
-import type { EmittedEvents, EventListener } from "@atrium/core"
 import * as Effect from "effect/Effect"
 import { expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { expectCap } from "../../../../test-support/caps.js"
+import { eventRecorder } from "../../../../test-support/eventRecorder.js"
 import { DocumentAccess } from "../../src/access/DocumentAccess.js"
 import { MAX_DOCUMENT_ACCESS_IDS } from "../../src/documents/DocumentSchemas.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
-/** Every event emitted, per API key, once committed. */
-const emitted: Array<EmittedEvents> = []
-const recorder: EventListener = {
-  name: "test recorder",
-  follows: () => Effect.succeed(true),
-  afterCommit: (events) => Effect.sync(() => void emitted.push(events))
-}
-const eventsOf = (apiKey: string) => emitted.filter((e) => e.apiKey === apiKey).flatMap((e) => e.events)
+const { eventsOf, listener: recorder, reset } = eventRecorder()
 
 forEachBackend("documents access", (ctx: () => Started) => {
   const post = (creds: TestCredentials, path: string, data: unknown) => ctx().client.post(path, data, creds.headers)
@@ -37,7 +30,7 @@ forEachBackend("documents access", (ctx: () => Started) => {
   /** "org": folder "closed" (restricted) holding "secret", "readme" at the root. The backends' sequential ids make the same keys again, so the recorder forgets. */
   const workspace = async () => {
     const creds = await ctx().workspace()
-    emitted.length = 0
+    reset()
     await ok(creds, "/v2/organizations/folders/add", { organizationId: "org", createOrganization: true, folders: [{ folderId: "closed", accessType: "restricted" }] })
     await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", folderId: "closed", documents: [{ documentId: "secret" }] })
     await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", documents: [{ documentId: "readme" }] })

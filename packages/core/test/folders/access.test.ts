@@ -4,22 +4,16 @@
  * for the subfolders that follow, documents that follow their folder reading it at check time
  * (DocumentAccess.check), the events, and the cap.
  */
-import type { EmittedEvents, EventListener } from "@atrium/core"
 import * as Effect from "effect/Effect"
 import { expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { expectCap } from "../../../../test-support/caps.js"
+import { eventRecorder } from "../../../../test-support/eventRecorder.js"
 import { DocumentAccess } from "../../src/access/DocumentAccess.js"
 import { MAX_FOLDER_ACCESS_IDS } from "../../src/folders/FolderSchemas.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
-const emitted: Array<EmittedEvents> = []
-const recorder: EventListener = {
-  name: "test recorder",
-  follows: () => Effect.succeed(true),
-  afterCommit: (events) => Effect.sync(() => void emitted.push(events))
-}
-const eventsOf = (apiKey: string) => emitted.filter((e) => e.apiKey === apiKey).flatMap((e) => e.events)
+const { eventsOf, listener: recorder, reset } = eventRecorder()
 
 forEachBackend("folders access", (ctx: () => Started) => {
   const post = (creds: TestCredentials, path: string, data: unknown) => ctx().client.post(path, data, creds.headers)
@@ -47,7 +41,7 @@ forEachBackend("folders access", (ctx: () => Started) => {
    */
   const workspace = async () => {
     const creds = await ctx().workspace()
-    emitted.length = 0
+    reset()
     await ok(creds, "/v2/organizations/folders/add", {
       organizationId: "org",
       createOrganization: true,
