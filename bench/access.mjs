@@ -67,7 +67,8 @@ try {
 
   const facts = {
     organizationId: "org", organizationDisabled: false, documentId: "doc", documentDisabled: false, folderChain: [...chain].reverse(), accessType: "restricted", member: true, now: Date.now(),
-    grants: [...tokenResources.map((r) => ({ level: r.type, id: r.id, accessRole: r.accessRole, expiresAt: r.expiresAt, source: "token" })), { level: "organization", id: "org", accessRole: "viewer", source: "stored" }, { level: "folder", id: "f1", accessRole: "editor", source: "stored" }]
+    tokenGrants: tokenResources.map((r) => ({ level: r.type, id: r.id, accessRole: r.accessRole, expiresAt: r.expiresAt })),
+    storedGrants: [{ level: "organization", id: "org", accessRole: "viewer" }, { level: "folder", id: "f1", accessRole: "editor" }]
   }
   await mean("(a) decideAccess alone, facts in hand", () => decideAccess(facts))
 

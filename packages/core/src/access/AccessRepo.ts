@@ -54,6 +54,11 @@ export interface StoredFolderFacts extends UserAccessFacts {
 
 /** Storage port of the access rule: one read of the facts per (user, document). */
 export class AccessRepo extends Context.Tag("@atrium/core/AccessRepo")<AccessRepo, {
+  /**
+   * The key's access version: moved on by every write to what the facts are read from (0 until
+   * the first), so facts read at one version hold while it stays (AccessFactsCache.ts).
+   */
+  readonly version: (apiKey: string) => Effect.Effect<number>
   readonly userFacts: (apiKey: string, organizationId: string, userId: string) => Effect.Effect<UserAccessFacts>
   readonly facts: (apiKey: string, organizationId: string, documentId: string, userId: string) => Effect.Effect<StoredAccessFacts>
   readonly folderFacts: (apiKey: string, organizationId: string, folderId: string, userId: string) => Effect.Effect<StoredFolderFacts>

@@ -18,7 +18,6 @@ export interface Grant {
   readonly accessRole: AccessRole
   /** Epoch ms; past it the grant does not count. */
   readonly expiresAt?: number | undefined
-  readonly source: "token" | "stored"
 }
 
 export interface AccessFacts {
@@ -35,7 +34,10 @@ export interface AccessFacts {
   readonly member: boolean
   /** The permission provider's answer when it is enabled (null role: denied or failed); undefined when it is not. */
   readonly provider?: { readonly accessRole: AccessRole | null; readonly failed?: boolean } | undefined
-  readonly grants: ReadonlyArray<Grant>
+  /** The token's entries (they win over a stored grant at the same place). */
+  readonly tokenGrants: ReadonlyArray<Grant>
+  /** The grants stored by the server API. Two lists, so neither is copied into the other per check. */
+  readonly storedGrants: ReadonlyArray<Grant>
   readonly now: number
 }
 
@@ -78,20 +80,24 @@ const rankOf = (grant: Grant, facts: AccessFacts): number | undefined => {
   }
 }
 
+/** Whether a grant counts now. */
+export const isLive = (grant: Grant, now: number): boolean => grant.expiresAt === undefined || grant.expiresAt > now
+
 /**
- * The most specific live grant, in one pass without allocating (a token may carry 100 entries):
- * at the same place, the token's entry wins over a stored grant.
+ * The most specific live grant, in one pass over each list without allocating (a token may carry
+ * 100 entries): the token's first, so at the same place its entry wins over a stored grant.
  */
 const decidingGrant = (facts: AccessFacts): Grant | undefined => {
   let best: Grant | undefined
   let bestRank = Infinity
-  for (const grant of facts.grants) {
-    if (grant.expiresAt !== undefined && grant.expiresAt <= facts.now) continue
-    const rank = rankOf(grant, facts)
-    if (rank === undefined) continue
-    if (rank < bestRank || (rank === bestRank && best?.source !== "token" && grant.source === "token")) {
-      best = grant
-      bestRank = rank
+  for (const grants of [facts.tokenGrants, facts.storedGrants]) {
+    for (const grant of grants) {
+      if (!isLive(grant, facts.now)) continue
+      const rank = rankOf(grant, facts)
+      if (rank !== undefined && rank < bestRank) {
+        best = grant
+        bestRank = rank
+      }
     }
   }
   return best

@@ -4,8 +4,9 @@ import type { TokenResource } from "../tokens/Jwt.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
 import { storedApiKeyConfig } from "../workspace/ApiKeyConfig.js"
 import { SettingsRepo } from "../workspace/SettingsRepo.js"
+import { makeAccessFactsCache } from "./AccessFactsCache.js"
 import { AccessRepo, type StoredAccessFacts, type UserAccessFacts } from "./AccessRepo.js"
-import { type AccessDecision, type AccessType, decideAccess, type Grant } from "./AccessRule.js"
+import { type AccessDecision, type AccessType, decideAccess, type Grant, isLive } from "./AccessRule.js"
 import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
 
 /** Who asks about what: `documentId` for `check`, a folder id for `checkFolder`. */
@@ -30,17 +31,30 @@ export interface ResourceAccess extends AccessDecision {
   readonly exists: boolean
 }
 
+/** The token's entries as grants, per organization: made once per token (its resources array), as a verified token is kept. */
+const tokenGrantsByToken = new WeakMap<ReadonlyArray<TokenResource>, Map<string, ReadonlyArray<Grant>>>()
+
+const NO_GRANTS: ReadonlyArray<Grant> = []
+
 /** The token's entries that speak of this organization, as grants. */
-const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: string): ReadonlyArray<Grant> =>
-  resources
-    .filter((resource) => resource.type === "organization" ? resource.id === organizationId : resource.organizationId === organizationId)
-    .map((resource) => ({
-      level: resource.type,
-      id: resource.id,
-      accessRole: resource.accessRole,
-      expiresAt: resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt),
-      source: "token"
-    }))
+const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: string): ReadonlyArray<Grant> => {
+  if (resources.length === 0) return NO_GRANTS
+  let byOrganization = tokenGrantsByToken.get(resources)
+  if (byOrganization === undefined) tokenGrantsByToken.set(resources, byOrganization = new Map())
+  let grants = byOrganization.get(organizationId)
+  if (grants === undefined) {
+    grants = resources
+      .filter((resource) => resource.type === "organization" ? resource.id === organizationId : resource.organizationId === organizationId)
+      .map((resource) => ({
+        level: resource.type,
+        id: resource.id,
+        accessRole: resource.accessRole,
+        expiresAt: resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt)
+      }))
+    byOrganization.set(organizationId, grants)
+  }
+  return grants
+}
 
 /**
  * May this user read, or write, this document (or folder) now? The facts from storage, the token
@@ -55,15 +69,35 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
     const repo = yield* AccessRepo
     const provider = yield* PermissionProvider
     const settings = yield* SettingsRepo
+    const cache = makeAccessFactsCache()
+
+    /** The key's facts as of `version` (read first, so a write committed since gives a later one): kept while it stays. */
+    const keyFacts = (apiKey: string, version: number) => ({
+      factsOf: (organizationId: string, documentId: string, userId: string) =>
+        cache.get(version, `d\0${apiKey}\0${organizationId}\0${documentId}\0${userId}`, repo.facts(apiKey, organizationId, documentId, userId), (facts) =>
+          // A document's creation moves no version (comments/add creates them): only one that exists is kept.
+          facts.document !== undefined),
+      folderFactsOf: (organizationId: string, folderId: string, userId: string) =>
+        cache.get(version, `f\0${apiKey}\0${organizationId}\0${folderId}\0${userId}`, repo.folderFacts(apiKey, organizationId, folderId, userId)),
+      userFactsOf: (organizationId: string, userId: string) =>
+        cache.get(version, `u\0${apiKey}\0${organizationId}\0${userId}`, repo.userFacts(apiKey, organizationId, userId)),
+      defaultAccessType: () =>
+        cache.get(version, `k\0${apiKey}`, Effect.suspend(() => Effect.map(storedApiKeyConfig(settings, apiKey), (config) => config.defaultDocumentAccessType))),
+      providerEnabled: () => cache.get(version, `p\0${apiKey}`, Effect.suspend(() => provider.enabled(apiKey)))
+    })
+    type KeyFacts = ReturnType<typeof keyFacts>
+    const withKeyFacts = <A>(apiKey: string, f: (facts: KeyFacts) => Effect.Effect<A>): Effect.Effect<A> =>
+      Effect.flatMap(repo.version(apiKey), (version) => f(keyFacts(apiKey, version)))
 
     /** The document's own access type, else its folder's, else the key's default (read only then). */
-    const accessTypeOf = (apiKey: string, document: StoredAccessFacts["document"]): Effect.Effect<AccessType> =>
+    const accessTypeOf = (key: KeyFacts, document: StoredAccessFacts["document"]): Effect.Effect<AccessType> =>
       document !== undefined && !document.inheritAccess ? Effect.succeed(document.accessType)
         : document?.folderAccessType !== undefined ? Effect.succeed(document.folderAccessType)
-        : Effect.map(storedApiKeyConfig(settings, apiKey), (config) => config.defaultDocumentAccessType)
+        : key.defaultAccessType()
 
     /** The rule over a resource's facts: its folder chain and access type, and what storage knows of the user. */
     const decide = (
+      key: KeyFacts,
       question: Omit<AccessQuestion, "documentId">,
       stored: UserAccessFacts,
       resource: {
@@ -76,14 +110,13 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
         readonly parentFolderId: string | undefined
         readonly exists: boolean
       }
-    ): Effect.Effect<ResourceAccess> =>
-      Effect.gen(function*() {
-        const { apiKey, organizationId, userId } = question
-        const now = yield* Clock.currentTimeMillis
-        const organizationDisabled = stored.organization?.disabled ?? false
-        const askProvider = !organizationDisabled && (yield* provider.enabled(apiKey))
-        const providerAnswer = askProvider
-          ? (yield* provider.ask(apiKey, [{
+    ): Effect.Effect<ResourceAccess> => {
+      const { apiKey, organizationId, userId } = question
+      const organizationDisabled = stored.organization?.disabled ?? false
+      // The provider is asked only when it is on and the organization is not switched off (step 1 comes first).
+      const providerAnswer = organizationDisabled ? Effect.succeed(undefined) : Effect.flatMap(key.providerEnabled(), (enabled) =>
+        !enabled ? Effect.succeed(undefined) : Effect.map(
+          provider.ask(apiKey, [{
             userId,
             resource: {
               id: resource.id,
@@ -92,35 +125,40 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
               organizationId,
               ...(resource.parentFolderId !== undefined && { parentFolderId: resource.parentFolderId })
             }
-          }]))[0]
-          : undefined
-        const grants: ReadonlyArray<Grant> = [
-          ...tokenGrants(question.tokenResources ?? [], organizationId),
-          ...stored.grants.map((grant) => ({ ...grant, source: "stored" as const }))
-        ]
-        const decision = decideAccess({
-          organizationId,
-          organizationDisabled,
-          documentId: resource.documentId,
-          documentDisabled: resource.disabled,
-          folderChain: resource.folderChain,
-          accessType: resource.accessType,
-          // A user of the organization: one of its user groups, or an organization-level grant that has not expired.
-          member: stored.inUserGroup || grants.some((grant) => grant.level === "organization" && (grant.expiresAt === undefined || grant.expiresAt > now)),
-          provider: providerAnswer,
-          grants,
-          now
-        })
-        return { ...decision, accessType: resource.accessType, exists: resource.exists }
-      })
+          }]),
+          (answers) => answers[0]
+        ))
+      // Plain combinators rather than a generator: every read and write of the client API pays this.
+      return Effect.flatMap(providerAnswer, (answer) =>
+        Effect.map(Clock.currentTimeMillis, (now): ResourceAccess => {
+          const fromToken = tokenGrants(question.tokenResources ?? [], organizationId)
+          const organizationGrant = (grant: Grant) => grant.level === "organization" && isLive(grant, now)
+          const decision = decideAccess({
+            organizationId,
+            organizationDisabled,
+            documentId: resource.documentId,
+            documentDisabled: resource.disabled,
+            folderChain: resource.folderChain,
+            accessType: resource.accessType,
+            // A user of the organization: one of its user groups, or an organization-level grant that has not expired.
+            member: stored.inUserGroup || fromToken.some(organizationGrant) || stored.grants.some(organizationGrant),
+            provider: answer,
+            tokenGrants: fromToken,
+            storedGrants: stored.grants,
+            now
+          })
+          return { ...decision, accessType: resource.accessType, exists: resource.exists }
+        }))
+    }
 
     return {
       check: (question: AccessQuestion): Effect.Effect<ResourceAccess> =>
-        Effect.flatMap(repo.facts(question.apiKey, question.organizationId, question.documentId, question.userId), (stored) => {
-          const document = stored.document
-          const folderChain = document?.folderChain ?? []
-          return Effect.flatMap(accessTypeOf(question.apiKey, document), (accessType) =>
-            decide(question, stored, {
+        withKeyFacts(question.apiKey, (key) =>
+          Effect.flatMap(key.factsOf(question.organizationId, question.documentId, question.userId), (stored) => {
+            const document = stored.document
+            const folderChain = document?.folderChain ?? []
+            return Effect.flatMap(accessTypeOf(key, document), (accessType) =>
+              decide(key, question, stored, {
               type: "document",
               id: question.documentId,
               documentId: question.documentId,
@@ -130,12 +168,13 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
               parentFolderId: folderChain[0],
               exists: document !== undefined
             }))
-        }),
+          })),
 
       /** The same question about a folder (judged as restricted when the organization has no such folder). */
       checkFolder: (question: FolderQuestion): Effect.Effect<ResourceAccess> =>
-        Effect.flatMap(repo.folderFacts(question.apiKey, question.organizationId, question.folderId, question.userId), (stored) =>
-          decide(question, stored, {
+        withKeyFacts(question.apiKey, (key) =>
+          Effect.flatMap(key.folderFactsOf(question.organizationId, question.folderId, question.userId), (stored) =>
+            decide(key, question, stored, {
             type: "folder",
             id: question.folderId,
             documentId: undefined,
@@ -144,15 +183,16 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
             accessType: stored.folder?.accessType ?? "restricted",
             parentFolderId: undefined,
             exists: stored.folder !== undefined
-          })),
+          }))),
 
       /**
        * The same question about the organization itself: its grant, else `editor` for its user
        * groups (it is, to itself, organizationPrivate), else nothing.
        */
       checkOrganization: (question: Omit<AccessQuestion, "documentId">): Effect.Effect<ResourceAccess> =>
-        Effect.flatMap(repo.userFacts(question.apiKey, question.organizationId, question.userId), (stored) =>
-          decide(question, stored, {
+        withKeyFacts(question.apiKey, (key) =>
+          Effect.flatMap(key.userFactsOf(question.organizationId, question.userId), (stored) =>
+            decide(key, question, stored, {
             type: "organization",
             id: question.organizationId,
             documentId: undefined,
@@ -161,7 +201,7 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
             accessType: "organizationPrivate",
             parentFolderId: undefined,
             exists: stored.organization !== undefined
-          }))
+          })))
     }
   })
 }) {}

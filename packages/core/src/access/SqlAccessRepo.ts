@@ -53,6 +53,10 @@ export const SqlAccessRepo = Layer.effect(
         )
       })
     return {
+      version: (apiKey) =>
+        sql`SELECT version FROM access_versions WHERE api_key = ${apiKey}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly version: IntegerColumn }>) => rows.length === 0 ? 0 : num(rows[0]!.version))
+        ),
       userFacts,
       facts: (apiKey, organizationId, documentId, userId) =>
         Effect.zipWith(

@@ -26,6 +26,9 @@ export class Transactions extends Context.Tag("@atrium/core/Transactions")<Trans
 /** What the outermost transaction of this fiber runs once it has committed; undefined outside one. */
 const commitHooks = FiberRef.unsafeMake<Array<Effect.Effect<void>> | undefined>(undefined)
 
+/** Whether this fiber runs inside a transaction. */
+export const inTransaction: Effect.Effect<boolean> = Effect.map(FiberRef.get(commitHooks), (hooks) => hooks !== undefined)
+
 /**
  * Runs `effect` once the transaction this fiber is in has committed (at once outside a
  * transaction; never when it rolls back). For side effects that must not see, or be seen

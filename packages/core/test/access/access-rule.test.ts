@@ -7,6 +7,9 @@ import { describe, expect, it } from "vitest"
 import { type AccessFacts, type Grant, decideAccess } from "../../src/access/AccessRule.js"
 
 const NOW = 1_750_000_000_000
+/** A row's facts: its grants say where they come from, and go to the rule's two lists. */
+type RowFacts = Partial<Omit<AccessFacts, "tokenGrants" | "storedGrants">> & { readonly grants?: ReadonlyArray<RowGrant> }
+type RowGrant = Grant & { readonly source: "token" | "stored" }
 const base: AccessFacts = {
   organizationId: "org",
   organizationDisabled: false,
@@ -15,10 +18,11 @@ const base: AccessFacts = {
   folderChain: ["inner", "outer"],
   accessType: "restricted",
   member: true,
-  grants: [],
+  tokenGrants: [],
+  storedGrants: [],
   now: NOW
 }
-const grant = (level: Grant["level"], id: string, accessRole: Grant["accessRole"], more: Partial<Grant> = {}): Grant => ({
+const grant = (level: Grant["level"], id: string, accessRole: Grant["accessRole"], more: Partial<RowGrant> = {}): RowGrant => ({
   level,
   id,
   accessRole,
@@ -26,7 +30,14 @@ const grant = (level: Grant["level"], id: string, accessRole: Grant["accessRole"
   ...more
 })
 
-const rows: ReadonlyArray<readonly [string, Partial<AccessFacts>, ReturnType<typeof decideAccess>]> = [
+const factsOf = ({ grants = [], ...rest }: RowFacts): AccessFacts => ({
+  ...base,
+  ...rest,
+  tokenGrants: grants.filter((g) => g.source === "token"),
+  storedGrants: grants.filter((g) => g.source === "stored")
+})
+
+const rows: ReadonlyArray<readonly [string, RowFacts, ReturnType<typeof decideAccess>]> = [
   // 1. A disabled organization: nothing, whatever else says.
   ["organization disabled, with an editor grant and a public document", { organizationDisabled: true, accessType: "public", grants: [grant("document", "doc", "editor")] }, { accessRole: null, reason: "organization disabled", readOnly: false }],
   ["organization disabled beats the provider's editor", { organizationDisabled: true, provider: { accessRole: "editor" } }, { accessRole: null, reason: "organization disabled", readOnly: false }],
@@ -67,6 +78,6 @@ const rows: ReadonlyArray<readonly [string, Partial<AccessFacts>, ReturnType<typ
 
 describe("the access rule", () => {
   for (const [name, facts, expected] of rows) {
-    it(name, () => expect(decideAccess({ ...base, ...facts })).toEqual(expected))
+    it(name, () => expect(decideAccess(factsOf(facts))).toEqual(expected))
   }
 })

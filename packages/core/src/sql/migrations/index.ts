@@ -12,6 +12,7 @@ import commentReactionsReads from "./0010_comment_reactions_reads.js"
 import workspaceOwnerEmailCase from "./0011_workspace_owner_email_case.js"
 import webhookDeliveriesByKey from "./0012_webhook_deliveries_by_key.js"
 import access from "./0013_access.js"
+import accessVersions from "./0014_access_versions.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -34,7 +35,8 @@ export const migrationRecord = {
   "0010_comment_reactions_reads": commentReactionsReads,
   "0011_workspace_owner_email_case": workspaceOwnerEmailCase,
   "0012_webhook_deliveries_by_key": webhookDeliveriesByKey,
-  "0013_access": access
+  "0013_access": access,
+  "0014_access_versions": accessVersions
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
