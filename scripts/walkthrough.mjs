@@ -158,8 +158,12 @@ export const walkthrough = [
       userId: ann.userId,
       userProperties: { name: ann.name, email: ann.email },
       permissions: { resources: [{ type: "organization", id: org }, { type: "document", id: doc, organizationId: org, accessRole: "editor" }] }
-    })
+    }),
+    keep: (result, ctx) => (ctx.userToken = result.data.token)
   },
+  // The client API, as Ann (her token): who she is, and what she may do.
+  { path: "/v2/client/session/get", data: () => ({}) },
+  { path: "/v2/client/access/get", data: () => ({ organizationId: org, documentIds: [doc, "spec-41"] }) },
   {
     path: "/v2/auth/permissions/add",
     // Until 2100-01-01: a grant that expires during the walk's lifetime would change what get answers.
@@ -241,6 +245,7 @@ export const record = async ({ atrium, client, operations }) => {
   const headersFor = (auth, ctx) =>
     auth === "apiKey" ? { "x-service-api-key": ctx.apiKey, "x-service-auth-token": ctx.authToken }
     : auth === "workspace" ? { "x-service-workspace-id": ctx.workspaceId, "x-service-workspace-auth-token": ctx.workspaceAuthToken }
+    : auth === "user" ? { authorization: `Bearer ${ctx.userToken}` }
     : {}
   /** @type {Record<string, { request: { data: unknown }, response: unknown }>} */
   const examples = {}

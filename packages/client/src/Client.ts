@@ -12,6 +12,8 @@ export interface AtriumClientOptions {
   /** For the workspace operations (API keys, auth tokens, webhooks). */
   readonly workspaceId?: string | undefined
   readonly workspaceAuthToken?: string | undefined
+  /** For the client API (`client*` operations): a user's token from generate_token, sent as `Authorization: Bearer`. */
+  readonly userToken?: string | undefined
   /** The server's `ATRIUM_HEADER_PREFIX`: `x-service` unless it says otherwise (`x-velt` for hosted-service clients). */
   readonly headerPrefix?: string | undefined
   /** Sent with every request. */
@@ -54,7 +56,8 @@ export const createAtriumClient = (options: AtriumClientOptions): AtriumClient =
   const credentials = {
     apiKey: { [name("apiKey")]: options.apiKey, [name("authToken")]: options.authToken },
     workspace: { [name("workspaceId")]: options.workspaceId, [name("workspaceAuthToken")]: options.workspaceAuthToken },
-    public: {}
+    public: {},
+    user: { authorization: options.userToken === undefined ? undefined : `Bearer ${options.userToken}` }
   }
   const methods = Object.fromEntries(
     Object.entries(operationTable).map(([operation, { auth, path }]) => {

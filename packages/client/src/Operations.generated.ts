@@ -1929,6 +1929,8 @@ export interface AuthGenerateTokenInput {
       readonly expiresAt?: number | undefined
     }>
   }
+  /** Seconds until the token expires (60 to 172,800; default 172,800, 48 hours). */
+  readonly expiresInSeconds?: number | undefined
 }
 
 export interface AuthGenerateTokenResult {
@@ -1936,6 +1938,22 @@ export interface AuthGenerateTokenResult {
   readonly message: string
   readonly data: {
     readonly token: string
+  }
+}
+
+export type ClientSessionGetInput = {} | ReadonlyArray<unknown>
+
+export interface ClientSessionGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly user: {
+      readonly userId: string
+      readonly name: string
+      readonly email: string
+      readonly isAdmin: boolean
+    }
+    readonly expiresAt: number
   }
 }
 
@@ -2119,6 +2137,21 @@ export interface AuthGenerateSignatureResult {
   }
 }
 
+export interface ClientAccessGetInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+}
+
+export interface ClientAccessGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly accessRole: "editor" | "viewer" | null
+    }
+  }
+}
+
 /** The error statuses of the API (Google's canonical codes), as `error.status` carries them. */
 export type ErrorStatus = "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "OUT_OF_RANGE" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "NOT_FOUND" | "ALREADY_EXISTS" | "ABORTED" | "RESOURCE_EXHAUSTED" | "CANCELLED" | "INTERNAL" | "UNKNOWN" | "DATA_LOSS" | "UNIMPLEMENTED" | "UNAVAILABLE" | "DEADLINE_EXCEEDED"
 
@@ -2278,6 +2311,8 @@ export interface Operations {
   readonly workspaceAdvancedwebhookEndpointsRecover: { readonly input: WorkspaceAdvancedwebhookEndpointsRecoverInput; readonly result: WorkspaceAdvancedwebhookEndpointsRecoverResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "FAILED_PRECONDITION" | "NOT_FOUND" }
   /** Issue a user access token (ES256 JWT, 48 hours) carrying the user and per-resource permissions. `POST /v2/auth/generate_token`, API key and auth token. */
   readonly authGenerateToken: { readonly input: AuthGenerateTokenInput; readonly result: AuthGenerateTokenResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user (from the token) and when the token expires (ms). `POST /v2/client/session/get`, a user's token (Authorization: Bearer). */
+  readonly clientSessionGet: { readonly input: ClientSessionGetInput; readonly result: ClientSessionGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Record an agent execution, or update the one with the same id. `POST /v2/agents/execution/record`, API key and auth token. */
   readonly agentsExecutionRecord: { readonly input: AgentsExecutionRecordInput; readonly result: AgentsExecutionRecordResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List agent executions by startedAt, optionally filtered, a page at a time (cursor). `POST /v2/agents/execution/list`, API key and auth token. */
@@ -2296,6 +2331,8 @@ export interface Operations {
   readonly authPermissionsRemove: { readonly input: AuthPermissionsRemoveInput; readonly result: AuthPermissionsRemoveResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Sign a permission provider's answer (HMAC-SHA256, hex) with this API key's own key. `POST /v2/auth/generate_signature`, API key and auth token. */
   readonly authGenerateSignature: { readonly input: AuthGenerateSignatureInput; readonly result: AuthGenerateSignatureResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user's role on each document (editor, viewer or null), as the access rule decides it now. `POST /v2/client/access/get`, a user's token (Authorization: Bearer). */
+  readonly clientAccessGet: { readonly input: ClientAccessGetInput; readonly result: ClientAccessGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
 }
 
 /** The credential headers' names after the client's `headerPrefix`. */
@@ -2380,6 +2417,7 @@ export const operationTable = {
   workspaceAdvancedwebhookMessagesResend: { path: "/v2/workspace/advancedwebhook/messages/resend", auth: "apiKey" },
   workspaceAdvancedwebhookEndpointsRecover: { path: "/v2/workspace/advancedwebhook/endpoints/recover", auth: "apiKey" },
   authGenerateToken: { path: "/v2/auth/generate_token", auth: "apiKey" },
+  clientSessionGet: { path: "/v2/client/session/get", auth: "user" },
   agentsExecutionRecord: { path: "/v2/agents/execution/record", auth: "apiKey" },
   agentsExecutionList: { path: "/v2/agents/execution/list", auth: "apiKey" },
   memoryJudgmentsAdd: { path: "/v2/memory/judgments/add", auth: "apiKey" },
@@ -2388,5 +2426,6 @@ export const operationTable = {
   authPermissionsAdd: { path: "/v2/auth/permissions/add", auth: "apiKey" },
   authPermissionsGet: { path: "/v2/auth/permissions/get", auth: "apiKey" },
   authPermissionsRemove: { path: "/v2/auth/permissions/remove", auth: "apiKey" },
-  authGenerateSignature: { path: "/v2/auth/generate_signature", auth: "apiKey" }
+  authGenerateSignature: { path: "/v2/auth/generate_signature", auth: "apiKey" },
+  clientAccessGet: { path: "/v2/client/access/get", auth: "user" }
 } as const

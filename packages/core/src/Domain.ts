@@ -19,6 +19,12 @@ export interface DomainDescriptor {
   readonly operations: ReadonlyArray<Operation>
   /** Its services' Layers (`Comments.Default`): they may need the storage, the protocol services, Events and other domains' listeners' services. */
   readonly services: ReadonlyArray<AnyLayer>
+  /**
+   * Its services that other domains' services use (the access rule, token verification): built
+   * beneath every domain's `services`, so they may need only the storage, the protocol services
+   * and Events. Omitted: none.
+   */
+  readonly shared?: ReadonlyArray<AnyLayer>
   /** Its SQL repositories (`SqlCommentsRepo`): each provides the repository port beside it, on every SQL storage. */
   readonly repositories: ReadonlyArray<AnyLayer>
   /**

@@ -28,9 +28,15 @@ const EventServices = (listeners: ReadonlyArray<EventListener>) =>
     Layer.provideMerge(mergeLayers(eventful.map((events) => events.services)))
   )
 
+/** The services domains share with each other (the access rule, token verification), beneath every domain's own. */
+const SharedServices = mergeLayers(
+  domains.flatMap<Extract<Domain, { readonly shared: unknown }>["shared"][number]>((domain) => "shared" in domain ? domain.shared : [])
+)
+
 /** Every domain's services; they need the storage port, the protocol services and Events (with these listeners besides the domains' own). */
 export const DomainServices = (listeners: ReadonlyArray<EventListener> = []) =>
   mergeLayers(domains.flatMap<Domain["services"][number]>((domain) => domain.services)).pipe(
+    Layer.provideMerge(SharedServices),
     Layer.provideMerge(EventServices(listeners)),
     Layer.provideMerge(ProtocolServices)
   )

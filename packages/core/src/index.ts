@@ -72,6 +72,7 @@ export { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 export { compareText } from "./TextOrder.js"
 export { type AccessDecision, type AccessReason, type AccessRole, type AccessType, decideAccess, type Grant } from "./access/AccessRule.js"
 export { type AccessQuestion, DocumentAccess, type FolderQuestion, type ResourceAccess } from "./access/DocumentAccess.js"
+export { TokenAccess, type TokenAnswer, type TokenQuestion } from "./access/TokenAccess.js"
 export {
   HostPermissionResolver,
   PermissionProvider,

@@ -6,7 +6,8 @@ import { storedApiKeyConfig } from "../workspace/ApiKeyConfig.js"
 import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { makeAccessFactsCache } from "./AccessFactsCache.js"
 import { AccessRepo, type StoredAccessFacts, type UserAccessFacts } from "./AccessRepo.js"
-import { type AccessDecision, type AccessType, decideAccess, type Grant, isLive } from "./AccessRule.js"
+import { type ApiError, permissionDenied } from "../protocol/ApiError.js"
+import { type AccessDecision, type AccessRole, type AccessType, decideAccess, type Grant, isLive } from "./AccessRule.js"
 import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
 
 /** Who asks about what: `documentId` for `check`, a folder id for `checkFolder`. */
@@ -151,8 +152,7 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
         }))
     }
 
-    return {
-      check: (question: AccessQuestion): Effect.Effect<ResourceAccess> =>
+    const check = (question: AccessQuestion): Effect.Effect<ResourceAccess> =>
         withKeyFacts(question.apiKey, (key) =>
           Effect.flatMap(key.factsOf(question.organizationId, question.documentId, question.userId), (stored) => {
             const document = stored.document
@@ -168,7 +168,24 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
               parentFolderId: folderChain[0],
               exists: document !== undefined
             }))
-          })),
+          }))
+
+    return {
+      check,
+
+      /**
+       * The client API's guard (spec client-api.md, "Conventions" 5): the decision when the user
+       * may read the document (`viewer`) or write it (`editor`), else PERMISSION_DENIED naming it.
+       */
+      require: (question: AccessQuestion, needed: AccessRole): Effect.Effect<ResourceAccess, ApiError<"PERMISSION_DENIED">> =>
+        Effect.flatMap(check(question), (decision) => {
+          if (decision.accessRole === "editor" || (needed === "viewer" && decision.accessRole === "viewer")) return Effect.succeed(decision)
+          return Effect.fail(permissionDenied(
+            decision.accessRole === null
+              ? `User ${question.userId} has no access to document ${question.documentId}.`
+              : `User ${question.userId} may only read document ${question.documentId}${decision.readOnly ? " (it is disabled)" : ""}: writing needs editor.`
+          ))
+        }),
 
       /** The same question about a folder (judged as restricted when the organization has no such folder). */
       checkFolder: (question: FolderQuestion): Effect.Effect<ResourceAccess> =>

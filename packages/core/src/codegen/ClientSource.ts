@@ -64,7 +64,8 @@ export const clientSource = (operations: ReadonlyArray<Operation>, document: Ret
 const AUTH = {
   apiKey: "API key and auth token",
   workspace: "workspace id and workspace auth token",
-  public: "no credentials"
+  public: "no credentials",
+  user: "a user's token (Authorization: Bearer)"
 } as const
 
 const typeName = (operationId: string) => operationId[0]!.toUpperCase() + operationId.slice(1)

@@ -3,10 +3,11 @@ import { errorsOf, type Operation } from "../protocol/Operation.js"
 const AUTH = {
   apiKey: "API key (`x-service-api-key` + `x-service-auth-token`)",
   workspace: "workspace (`x-service-workspace-id` + `x-service-workspace-auth-token`)",
-  public: "public"
+  public: "public",
+  user: "user token (`Authorization: Bearer <token>`)"
 } as const
 
-const AUTH_SHORT = { apiKey: "API key", workspace: "workspace", public: "public" } as const
+const AUTH_SHORT = { apiKey: "API key", workspace: "workspace", public: "public", user: "user token" } as const
 
 /** The operation reference (`docs/reference.md`), derived from the operation table. */
 export const referenceMarkdown = (operations: ReadonlyArray<Operation>): string => {

@@ -71,6 +71,11 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
   readonly knownEnabled: (apiKey: string, organizationId: string) => boolean
   /** Counts a call against the key's own limit (`rateLimits.perApiKey`); undefined when there is none. */
   readonly limitApiKey: ((apiKey: string) => Effect.Effect<void, ApiError<"RESOURCE_EXHAUSTED">>) | undefined
+  /**
+   * Whether the API key a user's token names still exists (a deleted key's tokens act on nothing);
+   * trusted for `cacheTtlMillis`.
+   */
+  readonly apiKeyExists: (apiKey: string) => Effect.Effect<boolean>
   /** Drop what this process remembers of a key's tokens (after a reset). */
   readonly forgetApiKey: (apiKey: string) => void
   /** Drop what this process remembers of an organization's state (after disabling or enabling it). */
@@ -90,6 +95,7 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
       const now = () => clock.unsafeCurrentTimeMillis()
       const verified = ttlCache<string>() // (apiKey, token) -> workspaceId
       const disabled = ttlCache<boolean>() // (apiKey, organizationId) -> disabled
+      const existing = ttlCache<boolean>() // (apiKey, "") -> exists
 
       const apiKeyDenied = permissionDenied(INVALID_API_KEY)
       const workspaceDenied = permissionDenied(INVALID_WORKSPACE_CREDENTIALS)
@@ -133,8 +139,20 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
               return state === true ? Effect.fail(disabledError(organizationId)) : Effect.void
             })
           }),
+        apiKeyExists: (apiKey) =>
+          Effect.suspend(() => {
+            const cached = existing.get(apiKey, "", now())
+            if (cached !== undefined) return Effect.succeed(cached)
+            return Effect.map(workspaces.credentials(apiKey), (credentials) => {
+              existing.set(apiKey, "", credentials !== undefined, now() + cacheTtlMillis)
+              return credentials !== undefined
+            })
+          }),
         limitApiKey: perApiKey === undefined ? undefined : (apiKey) => limiter.consume([[`api-key:${apiKey}`, perApiKey]]),
-        forgetApiKey: (apiKey) => verified.deleteApiKey(apiKey),
+        forgetApiKey: (apiKey) => {
+          verified.deleteApiKey(apiKey)
+          existing.deleteApiKey(apiKey)
+        },
         forgetOrganization: (apiKey, organizationId) => disabled.delete(apiKey, organizationId)
       }
     })

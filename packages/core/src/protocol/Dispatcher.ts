@@ -8,7 +8,7 @@ import * as Runtime from "effect/Runtime"
 import { isUtf8 } from "node:buffer"
 import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
-import { ApiError, internal, invalidArgument, notFound } from "./ApiError.js"
+import { ApiError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from "./ApiError.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
@@ -16,7 +16,8 @@ import { operationIdOf } from "./OperationIds.js"
 import { TracingEnabled } from "../ports/TracingEnabled.js"
 import { withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
-import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus } from "./Operation.js"
+import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus, UserCaller } from "./Operation.js"
+import { UserTokens } from "./UserTokens.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
 export interface AtriumRequest {
@@ -116,7 +117,14 @@ export interface DispatcherOptions<R> {
   readonly operations: ReadonlyArray<Operation<R>>
   readonly documents: Readonly<Record<string, DocumentHandler<R>>>
   readonly options: AtriumOptions
-  readonly runtime: Runtime.Runtime<R | Access>
+  readonly runtime: Runtime.Runtime<R | Access | UserTokens>
+}
+
+/** `Authorization: Bearer <token>`: the token, or undefined for any other header. */
+const bearerToken = (authorization: string | undefined): string | undefined => {
+  if (authorization === undefined || authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== "bearer ") return undefined
+  const token = authorization.slice(7).trim()
+  return token === "" ? undefined : token
 }
 
 /**
@@ -131,6 +139,54 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
   const limitApiKey = access.limitApiKey
+  const userTokens = Context.get(runtime.context, UserTokens)
+  const apiKeyOnClientPath = unauthenticated(
+    `API keys are not accepted on client paths: send the user's token as "Authorization: Bearer <token>".`
+  )
+  const bearerOnServerPath = permissionDenied(
+    `A user's token is not accepted on server paths: send the API key headers (${names.apiKey}, ${names.authToken}).`
+  )
+  const noToken = unauthenticated("Invalid token.", { reason: "no_bearer_token" })
+  const invalidToken = unauthenticated("Invalid token.")
+
+  /** The user a client call comes from: its token verified (kept until it expires), its API key still there. */
+  const userCaller = (request: AtriumRequest): Effect.Effect<UserCaller, ApiError> => {
+    if (header(request, names.apiKey) !== undefined || header(request, names.authToken) !== undefined) return Effect.fail(apiKeyOnClientPath)
+    const token = bearerToken(header(request, "authorization"))
+    if (token === undefined) return Effect.fail(noToken)
+    return Effect.flatMap(userTokens.verify(token), (verified) =>
+      Effect.flatMap(access.apiKeyExists(verified.apiKey), (exists): Effect.Effect<UserCaller, ApiError> =>
+        exists
+          ? Effect.succeed({
+            mode: "user",
+            apiKey: verified.apiKey,
+            userId: verified.userId,
+            user: verified.user,
+            tokenResources: verified.permissions.resources,
+            expiresAt: verified.expiresAt * 1000,
+            ip: request.ip ?? ""
+          })
+          : Effect.fail(invalidToken)))
+  }
+
+  /**
+   * A call that touches an organization's data is refused while that organization is disabled; with
+   * a per-key rate limit every authenticated call of the key (its users' too) is counted first.
+   */
+  const gated = <A extends "apiKey" | "user">(accept: (data: unknown) => Either.Either<Accepted<A>, ApiError>) => {
+    const answer = (data: unknown, caller: CallerOf<A>): Effect.Effect<unknown, ApiError> => {
+      const accepted = accept(data)
+      if (Either.isLeft(accepted)) return Effect.fail(accepted.left)
+      const { organizationId, run } = accepted.right
+      const handled = run(caller)
+      return organizationId === undefined || access.knownEnabled(caller.apiKey, organizationId)
+        ? handled
+        : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
+    }
+    return limitApiKey === undefined
+      ? answer
+      : (data: unknown, caller: CallerOf<A>) => Effect.zipRight(limitApiKey(caller.apiKey), answer(data, caller))
+  }
   // Decided once: an untraced request path has no span to open or skip.
   const tracing = Context.get(runtime.context, TracingEnabled)
 
@@ -162,30 +218,23 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
           )
       }
       case "apiKey": {
-        const accept = operation.bind(runtime.context)
-        // An API key's call is refused while the organization whose data it touches is disabled.
-        const answer = (data: unknown, caller: ApiKeyCaller): Effect.Effect<unknown, ApiError> => {
-          const accepted = accept(data)
-          if (Either.isLeft(accepted)) return Effect.fail(accepted.left)
-          const { organizationId, run } = accepted.right
-          const handled = run(caller)
-          return organizationId === undefined || access.knownEnabled(caller.apiKey, organizationId)
-            ? handled
-            : Effect.zipRight(access.ensureOrganizationEnabled(caller.apiKey, organizationId), handled)
-        }
-        // With a per-key rate limit every authenticated API-key call is counted first; without one, nothing is added.
-        const answerCounted = limitApiKey === undefined
-          ? answer
-          : (data: unknown, caller: ApiKeyCaller) => Effect.zipRight(limitApiKey(caller.apiKey), answer(data, caller))
+        const answerCounted = gated(operation.bind(runtime.context))
         return (request, data) => {
           const ip = request.ip ?? ""
           const apiKey = header(request, names.apiKey)
           const authToken = header(request, names.authToken)
           const known = access.knownApiKeyCaller(apiKey, authToken, ip)
-          return known !== undefined
-            ? answerCounted(data, known)
-            : Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller) => answerCounted(data, caller))
+          if (known !== undefined) return answerCounted(data, known)
+          // A user's token where the API key belongs: say so rather than "Invalid API key.".
+          if (apiKey === undefined && authToken === undefined && bearerToken(header(request, "authorization")) !== undefined) {
+            return Effect.fail(bearerOnServerPath)
+          }
+          return Effect.flatMap(access.apiKeyCaller(apiKey, authToken, ip), (caller: ApiKeyCaller) => answerCounted(data, caller))
         }
+      }
+      case "user": {
+        const answerCounted = gated(operation.bind(runtime.context))
+        return (request, data) => Effect.flatMap(userCaller(request), (caller) => answerCounted(data, caller))
       }
     }
   }
@@ -205,7 +254,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
    * Runs an operation. A fiber starts at once and often finishes before runFork returns (every
    * SQLite read does): then its exit is read at once, with no promise or observer to allocate.
    */
-  const exitOf = <A, E>(effect: Effect.Effect<A, E, R | Access>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
+  const exitOf = <A, E>(effect: Effect.Effect<A, E, R | Access | UserTokens>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
     const fiber = runFork(effect)
     return fiber.unsafePoll() ?? new Promise((resolve) => fiber.addObserver(resolve))
   }

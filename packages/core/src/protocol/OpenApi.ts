@@ -20,7 +20,8 @@ export interface OperationExample {
 const securityOf = {
   apiKey: [{ apiKey: [], authToken: [] }],
   workspace: [{ workspaceId: [], workspaceAuthToken: [] }],
-  public: []
+  public: [],
+  user: [{ userToken: [] }]
 } as const
 
 /**
@@ -137,9 +138,13 @@ export const openApiDocument = (
     components: {
       schemas: withoutEffectAnnotations(definitions) as Record<string, JSONSchema.JsonSchema7>,
       // One scheme per credential header, named as in `security` above.
-      securitySchemes: Object.fromEntries(
-        Object.entries(credentialHeaders(options.headerPrefix)).map(([scheme, name]) => [scheme, { type: "apiKey", in: "header", name }])
-      )
+      securitySchemes: {
+        ...Object.fromEntries(
+          Object.entries(credentialHeaders(options.headerPrefix)).map(([scheme, name]) => [scheme, { type: "apiKey", in: "header", name }])
+        ),
+        // The client API's: the token generate_token issued, as `Authorization: Bearer`.
+        userToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" }
+      }
     }
   }
 }

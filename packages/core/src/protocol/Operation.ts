@@ -5,12 +5,13 @@ import type * as Schema from "effect/Schema"
 import type { ApiError } from "./ApiError.js"
 import { makeDecoder } from "./Decode.js"
 import type { ErrorStatus } from "./ErrorStatus.js"
+import type { TokenResource, TokenUser } from "../tokens/Jwt.js"
 
 /** What an INTERNAL-with-details answer becomes under `strictStatuses`. */
 export type StrictStatus = "ALREADY_EXISTS" | "NOT_FOUND"
 
-/** The spec's three authentication modes. */
-export type AuthMode = "apiKey" | "workspace" | "public"
+/** The server API's three authentication modes, and the client API's: a user's token (client-api.md). */
+export type AuthMode = "apiKey" | "workspace" | "public" | "user"
 
 /** Who is calling: every record an API-key operation touches belongs to `apiKey`. */
 export interface ApiKeyCaller {
@@ -28,8 +29,21 @@ export interface PublicCaller {
   readonly mode: "public"
   readonly ip: string
 }
+/** A user calling with the token `generate_token` issued: acts inside the token's API key, as the token's user. */
+export interface UserCaller {
+  readonly mode: "user"
+  readonly apiKey: string
+  readonly userId: string
+  readonly user: TokenUser
+  /** The token's `permissions.resources`: grants the access rule counts (the same array for every call with this token). */
+  readonly tokenResources: ReadonlyArray<TokenResource>
+  /** When the token expires, epoch ms. */
+  readonly expiresAt: number
+  readonly ip: string
+}
 export type CallerOf<A extends AuthMode> = A extends "apiKey" ? ApiKeyCaller
   : A extends "workspace" ? WorkspaceCaller
+  : A extends "user" ? UserCaller
   : PublicCaller
 
 /** An operation's request, decoded and accepted: the organization it touches, and how to answer it for a caller. */
@@ -125,7 +139,9 @@ export const defineOperation = <
 
 /** Errors any operation can answer, beside those its handler declares. */
 export const protocolErrors = (operation: Operation): ReadonlyArray<ErrorStatus> =>
-  operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"] : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
+  operation.auth === "public" ? ["INVALID_ARGUMENT", "INTERNAL"]
+    : operation.auth === "user" ? ["INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "INTERNAL"]
+    : ["INVALID_ARGUMENT", "PERMISSION_DENIED", "INTERNAL"]
 
 /**
  * Every error status the operation can answer: the protocol's, its handler's, its strict status

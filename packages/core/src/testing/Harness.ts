@@ -94,6 +94,35 @@ export interface TestCredentials {
   readonly workspaceHeaders: Readonly<Record<string, string>>
 }
 
+const testUserHeaders = new WeakMap<TestCredentials, Promise<Readonly<Record<string, string>>>>()
+
+/**
+ * The headers an operation of `auth` takes, from a test workspace's credentials; for the client
+ * API a token of the key's user `test-user` (no grants), issued at first use.
+ */
+export const credentialsFor = async (auth: string, creds: TestCredentials, client: TestClient): Promise<Readonly<Record<string, string>>> => {
+  if (auth !== "user") return auth === "workspace" ? creds.workspaceHeaders : creds.headers
+  let headers = testUserHeaders.get(creds)
+  if (headers === undefined) testUserHeaders.set(creds, headers = userHeadersFor(client, creds.headers, "test-user"))
+  return headers
+}
+
+/** A token generate_token issued for `userId` of the key (name and email made from the id), as client API headers. */
+export const userHeadersFor = async (
+  client: TestClient,
+  headers: Readonly<Record<string, string>>,
+  userId: string,
+  resources: ReadonlyArray<unknown> = []
+): Promise<Readonly<Record<string, string>>> => {
+  const answer = await client.post("/v2/auth/generate_token", {
+    userId,
+    userProperties: { name: `User ${userId}`, email: `${userId}@example.com` },
+    permissions: { resources }
+  }, headers)
+  if (answer.status !== 200) throw new Error(`generate_token failed: ${answer.text}`)
+  return { authorization: `Bearer ${answer.body.result.data.token}` }
+}
+
 let workspaceCounter = 0
 
 /** Creates a workspace through the public operation and returns its credentials as headers. */
@@ -103,12 +132,13 @@ export const createTestWorkspace = async (client: TestClient, ownerEmail?: strin
   if (answer.status !== 200) throw new Error(`workspace/create failed: ${answer.text}`)
   const data = answer.body.result.data
   const [apiKey, entry] = Object.entries(data.apiKeyList)[0] as [string, { authToken: string }]
+  const headers = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
   return {
     workspaceId: data.id,
     workspaceAuthToken: data.authToken,
     apiKey,
     authToken: entry.authToken,
-    headers: { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken },
+    headers,
     workspaceHeaders: { "x-service-workspace-id": data.id, "x-service-workspace-auth-token": data.authToken }
   }
 }

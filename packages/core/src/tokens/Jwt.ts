@@ -50,6 +50,8 @@ export interface UserTokenClaims {
   /** The API key the token is for; becomes `aud`. */
   readonly audience: string
   readonly issuedAtSeconds: number
+  /** Seconds from `iat` to `exp` (default TOKEN_LIFETIME_SECONDS). */
+  readonly lifetimeSeconds?: number
   readonly jti: string
   readonly user: TokenUser
   readonly permissions: TokenPermissions
@@ -144,7 +146,7 @@ export const signUserToken = async (key: SigningKey, claims: UserTokenClaims): P
     .setSubject(claims.userId)
     .setAudience(claims.audience)
     .setIssuedAt(claims.issuedAtSeconds)
-    .setExpirationTime(claims.issuedAtSeconds + TOKEN_LIFETIME_SECONDS)
+    .setExpirationTime(claims.issuedAtSeconds + (claims.lifetimeSeconds ?? TOKEN_LIFETIME_SECONDS))
     .setJti(claims.jti)
     .sign(privateKey)
 }

@@ -1,8 +1,8 @@
 import * as Arbitrary from "effect/Arbitrary"
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Email, Id, List, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
-import { normalizeExpiresAt } from "./Jwt.js"
+import { Email, Id, IntRange, List, MAX_EPOCH_MILLIS, NonEmptyText, optional } from "../schema/Common.js"
+import { normalizeExpiresAt, TOKEN_LIFETIME_SECONDS } from "./Jwt.js"
 
 /** Resources per token: the spec names no limit; 100 keeps a token (sent with every client call) small. */
 export const MAX_TOKEN_RESOURCES = 100
@@ -75,7 +75,9 @@ export const GenerateTokenInput = Schema.Struct({
   userProperties: UserPropertiesInput,
   permissions: Schema.Struct({
     resources: List(TokenResourceInput, MAX_TOKEN_RESOURCES)
-  })
+  }),
+  /** DECISIONS.md, "Client API and realtime": hosts may issue shorter-lived tokens (default and most: 48 hours). */
+  expiresInSeconds: optional(IntRange(60, TOKEN_LIFETIME_SECONDS).annotations({ description: "Seconds until the token expires (60 to 172,800; default 172,800, 48 hours)." }))
 })
 
 export const GenerateTokenResult = SuccessResult(Schema.Struct({ token: Schema.String }))

@@ -12,6 +12,7 @@ import {
   type TokenResource
 } from "./Jwt.js"
 import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
+import { makeTokenVerification } from "./TokenVerification.js"
 import type { GenerateTokenInput, TokenResourceInput } from "./TokenSchemas.js"
 
 const toSigningKey = (row: SigningKeyRow): SigningKey => ({
@@ -67,6 +68,9 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
       })
     )
 
+    const publicKeys = Effect.zipRight(activeKey, repo.list).pipe(Effect.map((rows) => jwks(rows.map(toSigningKey))))
+    const verification = makeTokenVerification({ issuer: config.issuer, loadKeys: publicKeys })
+
     return {
       /** Spec: POST /v2/auth/generate_token. Claims per docs/decisions.md, "Product rulings"; `aud` is the calling API key. */
       generate: (apiKey: string, input: typeof GenerateTokenInput.Type) =>
@@ -81,6 +85,7 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
               userId: input.userId,
               audience: apiKey,
               issuedAtSeconds: Math.floor(now / 1000),
+              ...(input.expiresInSeconds !== undefined && { lifetimeSeconds: input.expiresInSeconds }),
               jti,
               user: { userId: input.userId, name, email, isAdmin: isAdmin ?? false },
               permissions: { resources: input.permissions.resources.map(toResource) }
@@ -90,7 +95,14 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
         }),
 
       /** `GET /.well-known/jwks.json`: the public half of every stored key (made at first use, like for signing). */
-      jwks: Effect.zipRight(activeKey, repo.list).pipe(Effect.map((rows) => jwks(rows.map(toSigningKey))))
+      jwks: publicKeys,
+
+      /**
+       * A user's token, as the client API takes it: its payload, or UNAUTHENTICATED ("Invalid
+       * token.", or "Token expired." with `details.reason: "token_expired"`). Each token is
+       * verified once and kept until it expires (TokenVerification.ts).
+       */
+      verify: verification.verify
     }
   })
 }) {}

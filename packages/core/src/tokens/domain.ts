@@ -1,4 +1,8 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
+import { UserTokens } from "../protocol/UserTokens.js"
+import { clientSessionOperations } from "./clientOperations.js"
 import { tokenOperations } from "./operations.js"
 import { SqlSigningKeysRepo } from "./SqlSigningKeysRepo.js"
 import { Tokens } from "./Tokens.js"
@@ -6,8 +10,13 @@ import { Tokens } from "./Tokens.js"
 /** User access tokens (JWT) and the keys that sign them. */
 export const tokensDomain = defineDomain({
   name: "tokens",
-  operations: tokenOperations,
-  services: [Tokens.Default],
+  operations: [...tokenOperations, ...clientSessionOperations],
+  // Shared: the client API's dispatcher (UserTokens) and the access domain verify users' tokens through it.
+  shared: [Layer.effect(UserTokens, Effect.map(Tokens, (tokens) => ({ verify: tokens.verify }))).pipe(Layer.provideMerge(Tokens.Default))],
+  services: [],
   repositories: [SqlSigningKeysRepo],
-  tags: [{ name: "auth", description: "User access tokens (JWT) with per-resource permissions." }]
+  tags: [
+    { name: "auth", description: "User access tokens (JWT) with per-resource permissions." },
+    { name: "client", description: "The client API: a product's users call these from their browsers with the token generate_token issued (Authorization: Bearer), as themselves, limited to what the access rule lets them see." }
+  ]
 })

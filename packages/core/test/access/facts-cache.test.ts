@@ -8,13 +8,13 @@
 import { PgStorage } from "@atrium/sql-pg"
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runSql } from "../sql/runSql.js"
 import { makeAccessFactsCache } from "../../src/access/AccessFactsCache.js"
 import { AccessRepo } from "../../src/access/AccessRepo.js"
 import { DocumentAccess } from "../../src/access/DocumentAccess.js"
@@ -78,8 +78,7 @@ for (const database of databases) {
         DocumentAccess.check({ apiKey: creds.apiKey, organizationId: "org", documentId, userId }),
         (decision) => decision.accessRole
       ))
-    const sql = <A>(atrium: AtriumHandler, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-      atrium.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+    const sql = runSql
     const version = (atrium: AtriumHandler) => atrium.runtime.runPromise(Effect.flatMap(AccessRepo, (repo) => repo.version(creds.apiKey)))
 
     it("a grant removed through another server counts at this server's next check", async () => {

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import type { Domain } from "../../src/domains.js"
 import { domains } from "../../src/domains.js"
+import { credentialsFor } from "../../src/testing/Harness.js"
 import type { DisabledOrganization } from "./DisabledOrganization.js"
 import { schemaSamples } from "./schemaSamples.js"
 
@@ -121,8 +122,9 @@ forEachBackend("a disabled organization", (ctx) => {
     for (const row of gated) {
       const body = bodyNaming(row, CLOSED)
       expect(body, `${row.operation.name}: no valid body of its samples names the organization; its row's \`organization\` reads something other than organizationId: extend bodyNaming`).toBeDefined()
+      const headers = await credentialsFor(row.operation.auth, creds, client)
       for (const path of row.operation.paths) {
-        const answer = await client.post(path, body, creds.headers)
+        const answer = await client.post(path, body, headers)
         expect({ status: answer.status, error: answer.body.error }, `${path} ${JSON.stringify(body).slice(0, 300)}`)
           .toEqual({ status: 403, error: { status: "PERMISSION_DENIED", message: `Organization ${CLOSED} is disabled.` } })
       }

@@ -12,6 +12,7 @@ import * as FastCheck from "effect/FastCheck"
 import { expect, it } from "vitest"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { operations } from "../../src/operations.js"
+import { credentialsFor } from "../../src/testing/Harness.js"
 import { httpStatusOf } from "../../src/protocol/ErrorStatus.js"
 import { countCommittedWrites } from "./committedWrites.js"
 import { schemaSamples } from "./schemaSamples.js"
@@ -116,7 +117,7 @@ forEachBackend("fuzz", (ctx) => {
     for (const [index, operation] of operations.entries()) {
       const valid = schemaSamples(operation.input, RUNS, SEED + index)
       const bodies = [...valid, ...Array.from({ length: RUNS }, (_, i) => mutate(valid[i % Math.max(valid.length, 1)] ?? {}, random))]
-      const headers = operation.auth === "workspace" ? creds.workspaceHeaders : creds.headers
+      const headers = await credentialsFor(operation.auth, creds, client)
       for (const data of bodies) {
         const writesBefore = await committedWrites()
         const answer = await client.raw({ path: operation.paths[0]!, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data }) })

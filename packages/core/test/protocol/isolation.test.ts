@@ -11,6 +11,7 @@ import { expect, it } from "vitest"
 import { forEachBackend, postgresOverHttp } from "../../../../test-support/backends.js"
 import { domains } from "../../src/domains.js"
 import { operations } from "../../src/operations.js"
+import { credentialsFor } from "../../src/testing/Harness.js"
 import type { DomainIsolation } from "./DomainIsolation.js"
 import { schemaSamples } from "./schemaSamples.js"
 
@@ -80,7 +81,7 @@ forEachBackend("isolation between API keys", (ctx) => {
     for (const [index, operation] of operations.entries()) {
       const samples = schemaSamples(operation.input, SAMPLES, 7 + index)
       const bodies = [...samples.map(aim), ...pageTokens.map((pageToken) => ({ organizationId: "org1", pageToken })), aimed]
-      const headers = operation.auth === "workspace" ? b.workspaceHeaders : b.headers
+      const headers = await credentialsFor(operation.auth, b, client)
       for (const data of bodies) {
         const answer = await client.post(operation.paths[0]!, data, headers)
         calls++

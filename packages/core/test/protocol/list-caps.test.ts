@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest"
 import { forEachBackend } from "../../../../test-support/backends.js"
 import { examples } from "../../src/codegen/Examples.js"
 import { operations } from "../../src/operations.js"
+import { credentialsFor } from "../../src/testing/Harness.js"
 import { type ListCap, listCaps } from "../../src/protocol/ListCaps.js"
 import { capTogether, List, NonEmptyIds } from "../../src/schema/Common.js"
 import { countCommittedWrites } from "./committedWrites.js"
@@ -114,7 +115,7 @@ forEachBackend("list caps", (ctx) => {
     for (const operation of operations) {
       const path = operation.paths[0]!
       const example = examples[path]!.request.data
-      const headers = operation.auth === "workspace" ? creds.workspaceHeaders : creds.headers
+      const headers = await credentialsFor(operation.auth, creds, client)
       for (const cap of lists(operation.input)) {
         const { concrete, data } = withList(example, cap.path, entriesOf(cap, cap.maxItems! + 1))
         const before = await committedWrites()
