@@ -7,6 +7,7 @@ import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { makeAccessFactsCache } from "./AccessFactsCache.js"
 import { AccessRepo, type StoredAccessFacts, type UserAccessFacts } from "./AccessRepo.js"
 import { type ApiError, permissionDenied } from "../protocol/ApiError.js"
+import type { UserCaller } from "../protocol/Operation.js"
 import { type AccessDecision, type AccessRole, type AccessType, decideAccess, type Grant, isLive } from "./AccessRule.js"
 import { PermissionProvider, type PermissionSource } from "./PermissionProvider.js"
 
@@ -21,6 +22,15 @@ export interface AccessQuestion {
   /** Why access is asked, told to the permission provider (default `setDocuments`: a document read). */
   readonly source?: PermissionSource
 }
+
+/** The question a client call asks for its user (the token's user, with the token's entries) about one document. */
+export const questionOf = (caller: UserCaller, organizationId: string, documentId: string): AccessQuestion => ({
+  apiKey: caller.apiKey,
+  userId: caller.userId,
+  organizationId,
+  documentId,
+  tokenResources: caller.tokenResources
+})
 
 export interface FolderQuestion extends Omit<AccessQuestion, "documentId"> {
   readonly folderId: string

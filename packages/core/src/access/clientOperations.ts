@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { ClientAccessInput, ClientAccessResult } from "./ClientAccessSchemas.js"
-import { DocumentAccess } from "./DocumentAccess.js"
+import { DocumentAccess, questionOf } from "./DocumentAccess.js"
 
 /** The client API's access operation (spec client-api.md, "Access"): the acting user's role, by the one rule. */
 export const clientAccessOperations = [
@@ -19,7 +19,7 @@ export const clientAccessOperations = [
       Effect.map(
         Effect.forEach(input.documentIds, (documentId) =>
           Effect.map(
-            access.check({ apiKey: caller.apiKey, userId: caller.userId, organizationId: input.organizationId, documentId, tokenResources: caller.tokenResources }),
+            access.check(questionOf(caller, input.organizationId, documentId)),
             (decision) => [documentId, { accessRole: decision.accessRole }] as const
           )),
         (entries) => answer("Access retrieved successfully.")(Object.fromEntries(entries))

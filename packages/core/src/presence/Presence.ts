@@ -1,5 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { type AccessQuestion, DocumentAccess } from "../access/DocumentAccess.js"
 import { Transactions } from "../ports/Transactions.js"
 import { PresenceRepo } from "./PresenceRepo.js"
 import type { PresenceDeleteInput, PresenceWriteInput } from "./PresenceSchemas.js"
@@ -9,6 +10,7 @@ export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence"
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* PresenceRepo
+    const access = yield* DocumentAccess
     const { lock, withTransaction } = yield* Transactions
 
     /**
@@ -39,6 +41,16 @@ export class Presence extends Effect.Service<Presence>()("@atrium/core/Presence"
     return {
       add: (apiKey: string, input: typeof PresenceWriteInput.Type) => write(apiKey, input, "add"),
       update: (apiKey: string, input: typeof PresenceWriteInput.Type) => write(apiKey, input, "update"),
+      /**
+       * client presence/get: the users on the document's list, for a user who may read it
+       * (PERMISSION_DENIED naming the document otherwise).
+       */
+      present: (question: AccessQuestion) =>
+        Effect.zipRight(
+          access.require(question, "viewer"),
+          Effect.map(repo.list(question.apiKey, question.organizationId, question.documentId), (rows) =>
+            rows.map((row) => ({ userId: row.userId, name: row.name, email: row.email, status: row.status, data: null, lastSeenAt: row.updatedAt })))
+        ),
       /** Spec presence/delete: users not on the list are ignored. */
       delete: (apiKey: string, input: typeof PresenceDeleteInput.Type) =>
         repo.delete(apiKey, input.organizationId, input.documentId, input.userIds)

@@ -25,3 +25,19 @@ export const PresenceDeleteInput = Schema.Struct({
 })
 
 export const PresenceResult = SuccessResult(Schema.Struct({ success: Schema.Literal(true) }))
+
+/** client presence/get (spec client-api.md, "Operations"): the document whose list the user reads. */
+export const ClientPresenceInput = Schema.Struct({ organizationId: Id, documentId: Id })
+
+/** One user present, as the client API answers it: `data` is what the user's client set (realtime), null until then. */
+export const ClientPresenceEntry = Schema.Struct({
+  userId: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  status: PresenceStatus,
+  data: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  /** The last sign of life, epoch ms. */
+  lastSeenAt: Schema.Number
+})
+
+export const ClientPresenceResult = SuccessResult(Schema.Array(ClientPresenceEntry))

@@ -1,8 +1,9 @@
 import * as Effect from "effect/Effect"
+import { questionOf } from "../access/DocumentAccess.js"
 import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { Presence } from "./Presence.js"
-import { PresenceDeleteInput, PresenceResult, PresenceWriteInput } from "./PresenceSchemas.js"
+import { ClientPresenceInput, ClientPresenceResult, PresenceDeleteInput, PresenceResult, PresenceWriteInput } from "./PresenceSchemas.js"
 
 /** A presence call's answer: `{ success: true }` once its writes are done (the service returns nothing). */
 const done = (message: string) => answer(message)({ success: true } as const)
@@ -40,5 +41,21 @@ export const presenceOperations = [
     organization: (input) => input.organizationId,
     service: Presence,
     handler: (presence, input, caller) => Effect.as(presence.delete(caller.apiKey, input), done("Presence deleted successfully."))
+  }),
+  defineOperation({
+    name: "client.presence.get",
+    paths: ["/v2/client/presence/get"],
+    auth: "user",
+    summary: "The users present on a document now (the acting user must be able to read it).",
+    input: ClientPresenceInput,
+    output: ClientPresenceResult,
+    errors: ["PERMISSION_DENIED"],
+    organization: (input) => input.organizationId,
+    service: Presence,
+    handler: (presence, input, caller) =>
+      Effect.map(
+        presence.present(questionOf(caller, input.organizationId, input.documentId)),
+        answer("Presence retrieved successfully.")
+      )
   })
 ] as const
