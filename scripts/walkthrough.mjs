@@ -77,9 +77,9 @@ export const walkthrough = [
   { path: "/v2/organizations/usergroups/add", data: () => ({ organizationId: org, organizationUserGroups: [{ groupId: "design", groupName: "Design" }] }) },
   { path: "/v2/organizations/usergroups/users/add", data: () => ({ organizationId: org, organizationUserGroupId: "design", userIds: [ann.userId, bo.userId] }) },
   { path: "/v2/organizations/usergroups/users/delete", data: () => ({ organizationId: org, organizationUserGroupId: "design", userIds: [bo.userId] }) },
-  { path: "/v2/presence/add", data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, status: "online" }] }) },
+  { path: "/v2/presence/add", data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, status: "online" }, { ...bo, status: "online" }] }) },
   { path: "/v2/presence/update", data: () => ({ organizationId: org, documentId: doc, users: [{ userId: ann.userId, status: "away" }] }) },
-  { path: "/v2/presence/delete", data: () => ({ organizationId: org, documentId: doc, userIds: [ann.userId] }) },
+  { path: "/v2/presence/delete", data: () => ({ organizationId: org, documentId: doc, userIds: [bo.userId] }) },
   { path: "/v2/notifications/config/set", data: () => ({ organizationId: org, userIds: [ann.userId], documentIds: [doc], config: { inbox: "ALL", email: "MINE", slack: "NONE" } }) },
   { path: "/v2/notifications/config/get", data: () => ({ organizationId: org, userId: ann.userId, documentIds: [doc] }) },
   {
@@ -164,6 +164,7 @@ export const walkthrough = [
   // The client API, as Ann (her token): who she is, and what she may do.
   { path: "/v2/client/session/get", data: () => ({}) },
   { path: "/v2/client/access/get", data: () => ({ organizationId: org, documentIds: [doc, "spec-41"] }) },
+  { path: "/v2/client/presence/get", data: () => ({ organizationId: org, documentId: doc }) },
   {
     path: "/v2/auth/permissions/add",
     // Until 2100-01-01: a grant that expires during the walk's lifetime would change what get answers.

@@ -1043,6 +1043,26 @@ export interface PresenceDeleteResult {
   }
 }
 
+export interface ClientPresenceGetInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+}
+
+export interface ClientPresenceGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<{
+    readonly userId: string
+    readonly name: string | null
+    readonly email: string | null
+    readonly status: "online" | "away" | "offline"
+    readonly data: {
+      readonly [key: string]: unknown
+    } | null
+    readonly lastSeenAt: number
+  }>
+}
+
 export interface NotificationsConfigGetInput {
   readonly organizationId: Id
   readonly userId: Id
@@ -2235,6 +2255,8 @@ export interface Operations {
   readonly presenceUpdate: { readonly input: PresenceUpdateInput; readonly result: PresenceUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Remove users from a document's presence list. `POST /v2/presence/delete`, API key and auth token. */
   readonly presenceDelete: { readonly input: PresenceDeleteInput; readonly result: PresenceDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The users present on a document now (the acting user must be able to read it). `POST /v2/client/presence/get`, a user's token (Authorization: Bearer). */
+  readonly clientPresenceGet: { readonly input: ClientPresenceGetInput; readonly result: ClientPresenceGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read a user's notification preferences for documents, or their organization-level default. `POST /v2/notifications/config/get`, API key and auth token. */
   readonly notificationsConfigGet: { readonly input: NotificationsConfigGetInput; readonly result: NotificationsConfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Set users' notification preferences (inbox, email, slack) for documents, or as their organization-level default. `POST /v2/notifications/config/set`, API key and auth token. */
@@ -2379,6 +2401,7 @@ export const operationTable = {
   presenceAdd: { path: "/v2/presence/add", auth: "apiKey" },
   presenceUpdate: { path: "/v2/presence/update", auth: "apiKey" },
   presenceDelete: { path: "/v2/presence/delete", auth: "apiKey" },
+  clientPresenceGet: { path: "/v2/client/presence/get", auth: "user" },
   notificationsConfigGet: { path: "/v2/notifications/config/get", auth: "apiKey" },
   notificationsConfigSet: { path: "/v2/notifications/config/set", auth: "apiKey" },
   usersDataDelete: { path: "/v2/users/data/delete", auth: "apiKey" },
