@@ -1961,7 +1961,7 @@ export interface AuthGenerateTokenResult {
   }
 }
 
-export type ClientSessionGetInput = {} | ReadonlyArray<unknown>
+export interface ClientSessionGetInput {}
 
 export interface ClientSessionGetResult {
   readonly status: "success"
