@@ -82,7 +82,8 @@ for (const storage of ["sqlite", "postgres"] as const) {
             apiKey: ctx["apiKey"],
             authToken: ctx["authToken"],
             workspaceId: ctx["workspaceId"],
-            workspaceAuthToken: ctx["workspaceAuthToken"]
+            workspaceAuthToken: ctx["workspaceAuthToken"],
+            userToken: ctx["userToken"]
           })
           const call = client[name as keyof typeof operationTable] as (input: unknown) => Promise<any>
           const outcome = await call(data)
