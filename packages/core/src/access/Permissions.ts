@@ -2,7 +2,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { canonicalJson } from "../crypto/PageToken.js"
-import { channelsOf } from "../events/Channels.js"
+import { aboutOrganization } from "../events/Channels.js"
 import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { Ids } from "../ports/Ids.js"
@@ -33,7 +33,7 @@ const grantEvent = (type: "access.granted" | "access.revoked", userId: string, r
   return {
     type,
     data: { userId, resource: { type: resource.type, id: resource.id, organizationId }, ...more },
-    channels: channelsOf(organizationId, resource.type === "document" ? resource.id : undefined)
+    ...aboutOrganization(organizationId, resource.type === "document" ? resource.id : undefined)
   }
 }
 

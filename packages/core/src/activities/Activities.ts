@@ -4,7 +4,7 @@ import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Events } from "../events/Events.js"
-import { channelsOf } from "../events/Channels.js"
+import { aboutOrganization } from "../events/Channels.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
 import type { Activity, AddActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
 
@@ -34,7 +34,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const metadata = { apiKey, documentId: input.documentId, organizationId: input.organizationId }
-          const channels = channelsOf(input.organizationId, input.documentId)
+          const place = aboutOrganization(input.organizationId, input.documentId)
           return yield* withTransaction(Effect.gen(function*() {
             const written = yield* Effect.forEach(input.activities, ({ id, timestamp, ...fields }) =>
               Effect.gen(function*() {
@@ -45,7 +45,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             yield* events.emit(apiKey, written.map((activity) => ({
               type: `${activity.featureType}.${activity.actionType}`,
               data: activity,
-              channels
+              ...place
             })))
             return written
           }))

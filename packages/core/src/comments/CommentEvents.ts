@@ -1,4 +1,4 @@
-import { channelsOf } from "../events/Channels.js"
+import { aboutOrganization } from "../events/Channels.js"
 import type { NewEvent } from "../events/Events.js"
 import { toComment } from "./CommentPresenters.js"
 import type { AnnotationChanges, AnnotationRecord, Comment, CommentAnnotation, ReactionInput, UserRecord } from "./CommentSchemas.js"
@@ -17,7 +17,7 @@ type ActionUser = UserRecord | { readonly userId: string } | undefined
 /** An event about a thread, and the comment it happened to. */
 const commentEvent = (type: string, annotation: CommentAnnotation, targetComment: Comment | undefined, actionUser: ActionUser): NewEvent => ({
   type,
-  channels: channelsOf(annotation.metadata.organizationId, annotation.metadata.documentId),
+  ...aboutOrganization(annotation.metadata.organizationId, annotation.metadata.documentId),
   data: {
     commentAnnotation: annotation,
     ...(targetComment !== undefined && { targetComment }),

@@ -41,7 +41,10 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
       })
 
     return {
-      /** attempts/get: newest first, keyset-paged by (createdAt, id); `next` is the page's `iterator`. */
+      /**
+       * attempts/get: newest first, keyset-paged by (createdAt, id), without the attempts of a disabled
+       * organization's messages; `next` is the page's `iterator`.
+       */
       list: (apiKey: string, input: typeof ListAttemptsInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
@@ -62,7 +65,7 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
           })
         }),
 
-      /** messages/resend: one more attempt now, whatever the message's state for the endpoint. */
+      /** messages/resend: one more attempt now, whatever the message's state for the endpoint (not for a disabled organization's message). */
       resend: (apiKey: string, input: typeof ResendInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)
@@ -75,7 +78,10 @@ export class Attempts extends Effect.Service<Attempts>()("@atrium/core/Attempts"
           return { messageId: input.messageId, endpointId: input.endpointId }
         }),
 
-      /** endpoints/recover: resends every message whose delivery to the endpoint failed at or after `since`; answers how many. */
+      /**
+       * endpoints/recover: resends every message whose delivery to the endpoint failed at or after
+       * `since`, but a disabled organization's (they wait for a recover after it is enabled); answers how many.
+       */
       recover: (apiKey: string, input: typeof RecoverInput.Type) =>
         Effect.gen(function*() {
           yield* enabled(apiKey)

@@ -28,6 +28,13 @@ export interface AttemptOutcome {
   readonly gone: boolean
 }
 
+/**
+ * How long a due delivery of a disabled organization is handed back before a claim looks at it
+ * again (docs/decisions.md, "Webhook events and delivery"): it goes out within this long of the
+ * organization being enabled, and a held backlog costs a claim of each delivery this often.
+ */
+export const DISABLED_ORGANIZATION_HOLD_MILLIS = 60_000
+
 /** Tasks one `runDue` call makes at most, unless told otherwise. */
 const DEFAULT_MAX_ATTEMPTS = 1000
 
@@ -73,11 +80,16 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
         return { status: "pending", at: asked === undefined ? scheduled : Math.max(scheduled, now + asked) } as const
       })
 
-    /** One attempt of a claimed delivery; undefined when the rate limit sent it back to wait. */
+    /**
+     * One attempt of a claimed delivery; undefined when it was sent back to wait: its organization
+     * is disabled (held, no attempt counted), or the rate limit said no.
+     */
     const attempt = (claim: string, d: ClaimedDelivery): Effect.Effect<AttemptOutcome | undefined> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        // Most endpoints have no rate limit: their attempts skip the check's steps altogether.
-        d.rateLimit === null
+        d.organizationDisabled
+          ? Effect.as(repo.postpone(claim, d, now + DISABLED_ORGANIZATION_HOLD_MILLIS), undefined)
+          // Most endpoints have no rate limit: their attempts skip the check's steps altogether.
+          : d.rateLimit === null
           ? send(claim, d, now)
           : Effect.flatMap(admitted(claim, d, now), (ok) => ok ? send(claim, d, now) : Effect.succeed(undefined)))
 
@@ -163,6 +175,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
       o.delivery.eventType === ATTEMPT_EXHAUSTED ? Effect.void : events.emit(o.delivery.apiKey, [{
         type: ATTEMPT_EXHAUSTED,
         channels: o.delivery.channels,
+        // Its message's: closed with it while that organization is disabled.
+        organizationId: o.delivery.organizationId,
         data: {
           messageId: o.delivery.messageId,
           endpointId: o.delivery.endpointId,
@@ -201,8 +215,9 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
             const attempted = outcomes.filter((o): o is AttemptOutcome => o !== undefined)
             yield* record(attempted)
             made += attempted.length
-            // Everything claimed was sent back by rate limits: nothing more is due this second.
-            if (attempted.length === 0) break
+            // Everything claimed was sent back by rate limits: nothing more is due this second. Held
+            // deliveries (a disabled organization's) are out of the way now: what was due behind them still is.
+            if (attempted.length === 0 && !claimed.some((d) => d.organizationDisabled)) break
           }
           return made
         }),

@@ -11,6 +11,9 @@ export interface ClaimedDelivery {
   readonly maxAttempts: number
   readonly eventType: string
   readonly channels: ReadonlyArray<string>
+  /** The message's organization (null for none), and whether it is disabled now: then the delivery is held, not attempted. */
+  readonly organizationId: string | null
+  readonly organizationDisabled: boolean
   /** The message's payload as stored: JSON text of an object. */
   readonly payloadJson: string
   readonly messageCreatedAt: number
@@ -112,9 +115,9 @@ export class DeliveriesRepo extends Context.Tag("@atrium/core/DeliveriesRepo")<D
   readonly markFailed: (apiKey: string, endpointId: string, now: number) => Effect.Effect<number | null>
   /** One more attempt now, whatever the delivery's state (created if the message never fanned out to the endpoint). */
   readonly resend: (apiKey: string, messageId: string, endpointId: string, now: number) => Effect.Effect<void>
-  /** Resends every delivery to the endpoint that failed at or after `since`; how many. */
+  /** Resends every delivery to the endpoint that failed at or after `since`, but a disabled organization's; how many. */
   readonly recover: (apiKey: string, endpointId: string, since: number, now: number) => Effect.Effect<number>
-  /** Newest first, from just before `before` (or the newest). */
+  /** Newest first, from just before `before` (or the newest); a disabled organization's messages' attempts are left out. */
   readonly listAttempts: (
     apiKey: string,
     filters: AttemptFilters,

@@ -9,6 +9,8 @@ export interface MessageRow {
   readonly eventType: string
   /** The organization, and `<organizationId>/<documentId>` when a document is involved. */
   readonly channels: ReadonlyArray<string>
+  /** The organization whose event it is (NewEvent's), null for none: a disabled one's messages are left out and held. */
+  readonly organizationId: string | null
   readonly payload: Readonly<Record<string, unknown>>
   /** The caller's idempotency key (messages/create), null once older than a day. */
   readonly eventId: string | null
@@ -46,7 +48,7 @@ export class OutboxRepo extends Context.Tag("@atrium/core/OutboxRepo")<OutboxRep
   readonly findByEventId: (apiKey: string, eventId: string) => Effect.Effect<MessageRow | undefined>
   /** Lets the key's `eventId` be used again (its message is older than the idempotency window). */
   readonly forgetEventId: (apiKey: string, messageId: string) => Effect.Effect<void>
-  /** Newest first, from just before `before` (or the newest). */
+  /** Newest first, from just before `before` (or the newest); a disabled organization's are left out. */
   readonly listMessages: (
     apiKey: string,
     filters: MessageFilters,

@@ -2,9 +2,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, ignoreRows, mapRows } from "../sql/MapRows.js"
-import { fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
+import { bool, fromJson, type FlagColumn, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull } from "../sql/Rows.js"
 import { type AttemptRow, type ClaimedDelivery, DeliveriesRepo } from "./DeliveriesRepo.js"
 import { type DueKey, takesOf, withoutRoom } from "./KeyTurns.js"
 import { SecretBox, type SecretBoxShape } from "../crypto/SecretBox.js"
@@ -18,6 +19,9 @@ interface ClaimedSqlRow {
   readonly max_attempts: IntegerColumn
   readonly event_type: string
   readonly channels: JsonColumn
+  readonly organization_id: string | null
+  /** The organization's flag; NULL for a message of none, or of an organization not stored. */
+  readonly organization_disabled: FlagColumn | null
   readonly payload: string
   readonly message_created_at: IntegerColumn
   readonly url: string
@@ -57,6 +61,8 @@ const toClaimed = (box: SecretBoxShape, now: number) => (r: ClaimedSqlRow): Clai
     maxAttempts: num(r.max_attempts),
     eventType: r.event_type,
     channels: fromJson(r.channels, []),
+    organizationId: strOrNull(r.organization_id),
+    organizationDisabled: bool(r.organization_disabled),
     payloadJson: r.payload,
     messageCreatedAt: num(r.message_created_at),
     url: r.url,
@@ -96,6 +102,11 @@ export const SqlDeliveriesRepo = Layer.effect(
     const due = (now: number) => sql`status = 'pending' AND next_attempt_at <= ${now}`
     const held = (claim: string, d: { readonly apiKey: string; readonly messageId: string; readonly endpointId: string }) =>
       sql`api_key = ${d.apiKey} AND message_id = ${d.messageId} AND endpoint_id = ${d.endpointId} AND status = 'pending' AND lease_owner = ${claim}`
+    /** Whether the message of a row of `table` (its `message_id`) is of no organization or of an enabled one. */
+    const messageInEnabledOrganization = (table: string, apiKey: string) =>
+      sql`EXISTS (SELECT 1 FROM webhook_messages WHERE webhook_messages.api_key = ${apiKey} AND webhook_messages.id = ${
+        sql(table)
+      }.message_id AND ${inEnabledOrganization(sql, "webhook_messages", apiKey)})`
     const nextKey = (after: Statement.Fragment) =>
       sql`SELECT api_key FROM webhook_deliveries WHERE status = 'pending' AND ${after} ORDER BY api_key LIMIT 1`
 
@@ -168,11 +179,12 @@ export const SqlDeliveriesRepo = Layer.effect(
             RETURNING api_key`.pipe(mapRows((rows) => rows.length))
           if (count === 0) return none
           const deliveries = yield* sql`SELECT d.api_key, d.message_id, d.endpoint_id, d.attempts, d.max_attempts,
-              m.event_type, m.channels, m.payload, m.created_at AS message_created_at,
-              e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
+              m.event_type, m.channels, m.organization_id, o.disabled AS organization_disabled, m.payload,
+              m.created_at AS message_created_at, e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
             FROM webhook_deliveries d
             JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
             JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id
+            LEFT JOIN organizations o ON o.api_key = m.api_key AND o.id = m.organization_id
             WHERE d.lease_owner = ${claim} AND d.status = 'pending'`.pipe(allRows(toClaimed(box, now)))
           return { deliveries, more: full || bound !== undefined }
         }),
@@ -256,11 +268,13 @@ export const SqlDeliveriesRepo = Layer.effect(
         sql`UPDATE webhook_deliveries SET status = 'pending', max_attempts = attempts + 1, next_attempt_at = ${now},
             lease_owner = NULL, updated_at = ${now}
           WHERE api_key = ${apiKey} AND endpoint_id = ${endpointId} AND status = 'failed' AND updated_at >= ${since}
+            AND ${messageInEnabledOrganization("webhook_deliveries", apiKey)}
           RETURNING api_key`.pipe(mapRows((rows) => rows.length)),
       listAttempts: (apiKey, filters, { before, limit }) =>
         sql`SELECT * FROM webhook_attempts WHERE ${
           sql.and([
             sql`api_key = ${apiKey}`,
+            messageInEnabledOrganization("webhook_attempts", apiKey),
             ...(filters.messageId !== undefined ? [sql`message_id = ${filters.messageId}`] : []),
             ...(filters.endpointId !== undefined ? [sql`endpoint_id = ${filters.endpointId}`] : []),
             ...(filters.status !== undefined ? [sql`status = ${filters.status}`] : []),

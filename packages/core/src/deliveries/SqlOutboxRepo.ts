@@ -4,7 +4,8 @@ import * as Layer from "effect/Layer"
 import { chunksOf } from "../sql/Chunks.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
-import { fromJson, type IntegerColumn, type JsonColumn, num, toJson } from "../sql/Rows.js"
+import { inEnabledOrganization } from "../organizations/SqlEnabledOrganizations.js"
+import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
 import { OutboxRepo, type MessageRow } from "./OutboxRepo.js"
 
 /** One `webhook_messages` row as the drivers return it (column types: sql/Rows.ts). */
@@ -13,6 +14,7 @@ interface MessageSqlRow {
   readonly id: string
   readonly event_type: string
   readonly channels: JsonColumn
+  readonly organization_id: string | null
   readonly payload: JsonColumn
   readonly event_id: string | null
   readonly created_at: IntegerColumn
@@ -23,6 +25,7 @@ const toRow = (r: MessageSqlRow): MessageRow => ({
   id: r.id,
   eventType: r.event_type,
   channels: fromJson(r.channels, []),
+  organizationId: strOrNull(r.organization_id),
   payload: fromJson(r.payload, {}),
   eventId: r.event_id,
   createdAt: num(r.created_at)
@@ -50,6 +53,7 @@ export const SqlOutboxRepo = Layer.effect(
             id: m.id,
             event_type: m.eventType,
             channels: toJson(m.channels),
+            organization_id: m.organizationId,
             payload: toJson(m.payload),
             event_id: m.eventId,
             created_at: m.createdAt
@@ -82,6 +86,7 @@ export const SqlOutboxRepo = Layer.effect(
         sql`SELECT * FROM webhook_messages WHERE ${
           sql.and([
             sql`api_key = ${apiKey}`,
+            inEnabledOrganization(sql, "webhook_messages", apiKey),
             ...(filters.messageId !== undefined ? [sql`id = ${filters.messageId}`] : []),
             ...(filters.eventType !== undefined ? [sql`event_type = ${filters.eventType}`] : []),
             ...(filters.channel !== undefined ? [holdsChannel(filters.channel)] : []),

@@ -1,6 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { NewEvent } from "../events/EventListener.js"
+import { Access } from "../protocol/Access.js"
 import { notFound } from "../protocol/ApiError.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
@@ -39,6 +40,7 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
     const configs = yield* WebhookConfigRepo
     const signal = yield* DeliverySignal
     const pageTokens = yield* PageTokens
+    const access = yield* Access
     const { withTransaction } = yield* Transactions
 
     const pageScope = (apiKey: string, filters: object) => ({
@@ -54,7 +56,8 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
         Effect.gen(function*() {
           yield* Effect.flatMap(configs.find(apiKey), requireEnabled)
           const now = yield* Clock.currentTimeMillis
-          const event: NewEvent = { type: input.eventType, data: input.payload, channels: input.channels ?? [] }
+          // The host's own message: its channels are the host's names, not organizations.
+          const event: NewEvent = { type: input.eventType, data: input.payload, channels: input.channels ?? [], organizationId: null }
           const eventId = input.eventId ?? null
           return yield* withTransaction(Effect.gen(function*() {
             if (eventId !== null) {
@@ -76,7 +79,7 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
           }))
         }),
 
-      /** messages/get: newest first, keyset-paged by (createdAt, id); `next` is the page's `iterator`. */
+      /** messages/get: newest first, keyset-paged by (createdAt, id), a disabled organization's left out; `next` is the page's `iterator`. */
       list: (apiKey: string, input: typeof ListMessagesInput.Type) =>
         Effect.gen(function*() {
           yield* Effect.flatMap(configs.find(apiKey), requireEnabled)
@@ -96,10 +99,17 @@ export class WebhookMessages extends Effect.Service<WebhookMessages>()("@atrium/
           })
         }),
 
-      /** One message of the key, or NOT_FOUND. */
+      /**
+       * One message of the key, or NOT_FOUND; PERMISSION_DENIED while its organization is disabled
+       * (the dispatcher's refusal, for the organization the message names rather than the call).
+       */
       find: (apiKey: string, messageId: string) =>
-        Effect.flatMap(repo.findMessage(apiKey, messageId), (row) =>
-          row === undefined ? Effect.fail(notFound(`Webhook message ${messageId} not found.`)) : Effect.succeed(row))
+        Effect.gen(function*() {
+          const row = yield* repo.findMessage(apiKey, messageId)
+          if (row === undefined) return yield* notFound(`Webhook message ${messageId} not found.`)
+          if (row.organizationId !== null) yield* access.ensureOrganizationEnabled(apiKey, row.organizationId)
+          return row
+        })
     }
   })
 }) {}

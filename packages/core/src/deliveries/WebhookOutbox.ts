@@ -56,6 +56,7 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("@atrium/core
         id,
         eventType: event.type,
         channels: event.channels,
+        organizationId: event.organizationId,
         payload: event.data,
         eventId,
         createdAt: now

@@ -12,7 +12,8 @@ export const deliveryOperations = [
     summary: "List delivery attempts, newest first, by message, endpoint or status: the answer each got, or why none came.",
     input: ListAttemptsInput,
     output: AttemptsPage,
-    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
+    // A messageId of a disabled organization's message is refused, as messages/resend refuses it.
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND", "PERMISSION_DENIED"],
     service: Attempts,
     handler: (attempts, input, caller) =>
       Effect.map(attempts.list(caller.apiKey, input), (page) =>
@@ -25,7 +26,8 @@ export const deliveryOperations = [
     summary: "Deliver a message to an endpoint once more, now, whatever its earlier attempts did.",
     input: ResendInput,
     output: ResendResult,
-    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND"],
+    // A disabled organization's message is not sent again (WebhookMessages.find).
+    errors: ["INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND", "PERMISSION_DENIED"],
     service: Attempts,
     handler: (attempts, input, caller) =>
       Effect.map(attempts.resend(caller.apiKey, input), answer("Message resend scheduled."))

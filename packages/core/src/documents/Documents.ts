@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { channelsOf } from "../events/Channels.js"
+import { aboutOrganization } from "../events/Channels.js"
 import { Events } from "../events/Events.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
@@ -68,7 +68,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           changed.map((documentId) => ({
             type,
             data: { resource: { type: "document", id: documentId, organizationId }, ...eventData },
-            channels: channelsOf(organizationId, documentId)
+            ...aboutOrganization(organizationId, documentId)
           }))
         ))
         return data

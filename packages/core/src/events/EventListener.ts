@@ -1,11 +1,17 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 
-/** One event a domain records: its type (`<source>.<action>`), its data and its channels. */
+/** One event a domain records: its type (`<source>.<action>`), its data, its channels and its organization. */
 export interface NewEvent {
   readonly type: string
   readonly data: Readonly<Record<string, unknown>>
   readonly channels: ReadonlyArray<string>
+  /**
+   * The organization whose data the event carries (events/Channels.ts, `aboutOrganization`); null
+   * for none (the key's own settings, a host's message). The webhook outbox stores it beside the
+   * message, so a disabled organization's messages are left out and held (docs/decisions.md, "Access").
+   */
+  readonly organizationId: string | null
 }
 
 /** Events of one API key, as a change emitted them, with the time of the change. */

@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { channelsOf } from "../events/Channels.js"
+import { aboutOrganization } from "../events/Channels.js"
 import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
@@ -179,7 +179,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
             changed.map((change) => ({
               type: "access.folder_type_updated",
               data: { resource: { type: "folder", id: change.folderId, organizationId }, accessType: change.accessType, inheritFromParent: change.inheritFromParent },
-              channels: channelsOf(organizationId)
+              ...aboutOrganization(organizationId)
             }))
           ))
           return data

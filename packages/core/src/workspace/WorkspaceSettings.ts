@@ -124,7 +124,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* lock("settings", apiKey, API_KEY_CONFIG_SETTING)
             yield* settings.put(apiKey, API_KEY_CONFIG_SETTING, { ...(yield* storedApiKeyConfig(settings, apiKey)), defaultDocumentAccessType })
             // Of the whole key, so of no organization's channel: endpoints that filter by channel do not get it.
-            yield* events.emit(apiKey, [{ type: "access.default_type_updated", data: { defaultDocumentAccessType }, channels: [] }])
+            yield* events.emit(apiKey, [{ type: "access.default_type_updated", data: { defaultDocumentAccessType }, channels: [], organizationId: null }])
           }))
           return { defaultDocumentAccessType }
         }),

@@ -175,7 +175,7 @@ describe("the outbox", () => {
       yield* setUp()
       const { withTransaction } = yield* Transactions
       const failed = yield* withTransaction(Effect.gen(function*() {
-        yield* Events.emit(KEY, [{ type: "order.paid", data: { n: 1 }, channels: [] }])
+        yield* Events.emit(KEY, [{ type: "order.paid", data: { n: 1 }, channels: [], organizationId: null }])
         return yield* Effect.fail("the change failed" as const)
       })).pipe(Effect.flip)
       expect(failed).toBe("the change failed")

@@ -116,7 +116,7 @@ it("builds and writes nothing when no listener follows the key", async () => {
   const program = Effect.gen(function*() {
     yield* Events.emit("key", Effect.sync(() => {
       built = true
-      return [{ type: "thing.done", data: {}, channels: [] }]
+      return [{ type: "thing.done", data: {}, channels: [], organizationId: null }]
     }))
   })
   await Effect.runPromise(program.pipe(Effect.provide(atriumLayer({ storage: MemoryStorage, listeners: [asleep] }))))

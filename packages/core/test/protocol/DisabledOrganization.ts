@@ -12,10 +12,16 @@ import type { TestResponse } from "../../src/testing/Harness.js"
 /** A key's call: fails the test unless it succeeded, and gives its `result`. */
 export type Call = (path: string, data: unknown) => Promise<TestResponse["body"]>
 
+/** What a seed may ask of the server beside calls: the steps no operation takes. */
+export interface Server {
+  /** Makes every webhook delivery due now (the delivery worker's step: attempts come from it, not from a call). */
+  readonly runDue: () => Promise<unknown>
+}
+
 /** A read across organizations, checked: the suite seeds two organizations, disables one, and calls the operation. */
 export interface AcrossOrganizations {
   /** Stores data of `organizationId`, every text carrying `mark`; called once per organization. */
-  readonly seed: (call: Call, organizationId: string, mark: string) => Promise<void>
+  readonly seed: (call: Call, organizationId: string, mark: string, server: Server) => Promise<void>
   /** The call's body: no organization named. Its answer must carry the enabled organization's mark and nothing of the disabled one. */
   readonly body: unknown
 }

@@ -93,7 +93,13 @@ describe("a disabled organization's data, operation by operation", () => {
     expect(problems).toEqual([])
     // The reads across organizations the issue names are checked.
     expect(rows.filter((row) => row.list.acrossOrganizations?.[row.operation.name] !== undefined).map((row) => row.operation.name))
-      .toEqual(expect.arrayContaining(["agents.execution.list", "memory.judgments.query", "memory.suggest"]))
+      .toEqual(expect.arrayContaining([
+        "agents.execution.list",
+        "memory.judgments.query",
+        "memory.suggest",
+        "workspace.advancedwebhook.messages.get",
+        "workspace.advancedwebhook.attempts.get"
+      ]))
   })
 })
 
@@ -111,7 +117,7 @@ forEachBackend("a disabled organization", (ctx) => {
       const result = await call("/v1/organizations/access/disablestate/update", { organizationIds: [CLOSED], disabled })
       expect(result.data[CLOSED].success).toBe(true)
     }
-    return { client, creds, call, disable }
+    return { client, creds, call, disable, server: { runDue: () => ctx().atrium.runDue() } }
   }
 
   it("is refused by every operation whose row names it, on every path", async () => {
@@ -138,9 +144,9 @@ forEachBackend("a disabled organization", (ctx) => {
     })
     expect(across.length).toBeGreaterThanOrEqual(3)
     for (const { check, operation } of across) {
-      const { client, creds, call, disable } = await setUp()
-      await check.seed(call, OPEN, markOf(OPEN))
-      await check.seed(call, CLOSED, markOf(CLOSED))
+      const { client, creds, call, disable, server } = await setUp()
+      await check.seed(call, OPEN, markOf(OPEN), server)
+      await check.seed(call, CLOSED, markOf(CLOSED), server)
       const read = () => client.post(operation.paths[0]!, check.body, creds.headers)
       // While both are enabled, the read shows both: the seeds reach it.
       const both = await read()

@@ -13,6 +13,7 @@ import workspaceOwnerEmailCase from "./0011_workspace_owner_email_case.js"
 import webhookDeliveriesByKey from "./0012_webhook_deliveries_by_key.js"
 import access from "./0013_access.js"
 import accessVersions from "./0014_access_versions.js"
+import webhookMessageOrganization from "./0015_webhook_message_organization.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -36,7 +37,8 @@ export const migrationRecord = {
   "0011_workspace_owner_email_case": workspaceOwnerEmailCase,
   "0012_webhook_deliveries_by_key": webhookDeliveriesByKey,
   "0013_access": access,
-  "0014_access_versions": accessVersions
+  "0014_access_versions": accessVersions,
+  "0015_webhook_message_organization": webhookMessageOrganization
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import { type AttemptRow, type ClaimShare, DeliveriesRepo } from "../../deliveries/DeliveriesRepo.js"
 import { type MessageRow, OutboxRepo } from "../../deliveries/OutboxRepo.js"
+import { OrganizationsRepo } from "../../organizations/OrganizationsRepo.js"
 import { WebhookEndpointsRepo } from "../../webhooks/WebhookEndpointsRepo.js"
 import { endpoint, type StorageCases, T0, unique } from "./fixtures.js"
 
@@ -10,6 +11,7 @@ const message = (apiKey: string, id: string, createdAt: number, fields: Partial<
   id,
   eventType: "comment.add",
   channels: ["org", "org/doc"],
+  organizationId: "org",
   payload: { note: `payload ${id}`, nested: { list: [1, "ü", null] } },
   eventId: null,
   createdAt,
@@ -80,7 +82,8 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* outbox.insertMessages([{ ...m1, id: "m5" }])).toEqual(["m5"])
     }))
 
-  // The only case that writes deliveries: a claim takes due deliveries of every key.
+  // A claim takes due deliveries of every key: each case that writes deliveries claims at times of
+  // its own (this one up to T0 + 20,000) and leaves none pending.
   it.effect("DeliveriesRepo: the outbox's due deliveries are claimed once, attempts are recorded under the claim, failures retried when due", () =>
     Effect.gen(function*() {
       const outbox = yield* OutboxRepo
@@ -110,6 +113,8 @@ export const cases: StorageCases = (it, expect) => {
         maxAttempts: 3,
         eventType: "comment.add",
         channels: ["org", "org/doc"],
+        organizationId: "org",
+        organizationDisabled: false,
         messageCreatedAt: T0,
         url: "https://example.com/e1",
         rateLimit: null,
@@ -157,5 +162,66 @@ export const cases: StorageCases = (it, expect) => {
       expect((yield* deliveries.claim(`${claimPrefix}-8`, T0 + 10_000, T0 + 20_000, 10, share)).deliveries).toEqual([])
       yield* deliveries.forgetEndpoint(apiKey, "e1")
       expect(yield* listed({})).toEqual(["e2:success@2"])
+    }))
+
+  it.effect("a disabled organization's messages, their attempts and their failed deliveries are left out; claims say it is disabled", () =>
+    Effect.gen(function*() {
+      const outbox = yield* OutboxRepo
+      const deliveries = yield* DeliveriesRepo
+      const endpoints = yield* WebhookEndpointsRepo
+      const organizations = yield* OrganizationsRepo
+      const apiKey = unique("key")
+      const other = unique("key")
+      const claimPrefix = unique("worker")
+      // Claimed at times no other case claims at.
+      const at = T0 + 10_000_000
+      yield* endpoints.insert(endpoint(apiKey, "e1", T0), "whsec_e1")
+      const on = message(apiKey, "on", at, { organizationId: "org-on" })
+      const off = message(apiKey, "off", at + 1, { organizationId: "org-off" })
+      const none = message(apiKey, "none", at + 2, { organizationId: null, channels: [] })
+      yield* outbox.insertMessages([on, off, none, message(other, "off", at, { organizationId: "org-off" })])
+      yield* outbox.insertDeliveries([on, off, none].map((m) =>
+        ({ apiKey, messageId: m.id, endpointId: "e1", maxAttempts: 1, nextAttemptAt: at, createdAt: at })))
+      yield* organizations.ensure(apiKey, "org-on", T0)
+      yield* organizations.ensure(apiKey, "org-off", T0)
+      yield* organizations.setDisabled(apiKey, "org-off", true, T0)
+      // The same organization id of another key stays enabled: only this key's switch counts.
+      yield* organizations.ensure(other, "org-off", T0)
+
+      // A claim still takes the disabled organization's delivery, and says so (the service holds it).
+      const claimed = yield* deliveries.claim(`${claimPrefix}-1`, at, at + 1000, 10, share)
+      expect(claimed.deliveries.map((d) => [d.messageId, d.organizationId, d.organizationDisabled]).sort())
+        .toEqual([["none", null, false], ["off", "org-off", true], ["on", "org-on", false]])
+      yield* deliveries.recordAttempts(claimed.deliveries.map((d, i) => ({
+        claim: `${claimPrefix}-1`,
+        attempt: attempt(apiKey, d.messageId, "e1", "failed", at + 10 + i),
+        next: { status: "failed" as const }
+      })))
+
+      const messageIds = (apiKey: string, filters: Parameters<typeof outbox.listMessages>[1] = {}) =>
+        Effect.map(outbox.listMessages(apiKey, filters, { limit: 10 }), (rows) => rows.map((m) => m.id))
+      const attemptsOf = (filters: Parameters<typeof deliveries.listAttempts>[1] = {}) =>
+        Effect.map(deliveries.listAttempts(apiKey, filters, { limit: 10 }), (rows) => rows.map((a) => a.messageId).sort())
+      expect(yield* messageIds(apiKey)).toEqual(["none", "on"])
+      expect(yield* messageIds(apiKey, { messageId: "off" })).toEqual([])
+      expect(yield* messageIds(apiKey, { channel: "org" })).toEqual(["on"])
+      expect(yield* messageIds(other)).toEqual(["off"])
+      // The service finds it (and refuses it by its organization).
+      expect((yield* outbox.findMessage(apiKey, "off"))?.organizationId).toBe("org-off")
+      expect(yield* attemptsOf()).toEqual(["none", "on"])
+      expect(yield* attemptsOf({ messageId: "off" })).toEqual([])
+
+      // Recover resends the failed deliveries of the enabled organization and of none; the disabled one's wait.
+      expect(yield* deliveries.recover(apiKey, "e1", at, at + 100)).toBe(2)
+      expect((yield* deliveries.claim(`${claimPrefix}-2`, at + 100, at + 1000, 10, share)).deliveries.map((d) => d.messageId).sort())
+        .toEqual(["none", "on"])
+      yield* organizations.setDisabled(apiKey, "org-off", false, T0)
+      expect(yield* messageIds(apiKey)).toEqual(["none", "off", "on"])
+      expect(yield* attemptsOf()).toEqual(["none", "off", "on"])
+      expect(yield* deliveries.recover(apiKey, "e1", at, at + 200)).toBe(1)
+      expect((yield* deliveries.claim(`${claimPrefix}-3`, at + 200, at + 1000, 10, share)).deliveries.map((d) => [d.messageId, d.organizationDisabled]))
+        .toEqual([["off", false]])
+      // Nothing left pending for another case's claims.
+      yield* deliveries.cancelEndpoint(apiKey, "e1", at + 300)
     }))
 }
