@@ -52,18 +52,18 @@ const tokenGrants = (resources: ReadonlyArray<TokenResource>, organizationId: st
   if (resources.length === 0) return NO_GRANTS
   let byOrganization = tokenGrantsByToken.get(resources)
   if (byOrganization === undefined) tokenGrantsByToken.set(resources, byOrganization = new Map())
-  let grants = byOrganization.get(organizationId)
-  if (grants === undefined) {
-    grants = resources
-      .filter((resource) => resource.type === "organization" ? resource.id === organizationId : resource.organizationId === organizationId)
-      .map((resource) => ({
-        level: resource.type,
-        id: resource.id,
-        accessRole: resource.accessRole,
-        expiresAt: resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt)
-      }))
-    byOrganization.set(organizationId, grants)
-  }
+  const kept = byOrganization.get(organizationId)
+  if (kept !== undefined) return kept
+  const grants = resources
+    .filter((resource) => resource.type === "organization" ? resource.id === organizationId : resource.organizationId === organizationId)
+    .map((resource) => ({
+      level: resource.type,
+      id: resource.id,
+      accessRole: resource.accessRole,
+      expiresAt: resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt)
+    }))
+  if (grants.length === 0) return NO_GRANTS // kept only for the organizations the token names: a caller cannot grow it with made-up ids
+  byOrganization.set(organizationId, grants)
   return grants
 }
 
