@@ -1,4 +1,5 @@
 import * as Effect from "effect/Effect"
+import { keepLatest } from "../BoundedMap.js"
 import { afterCommit, inTransaction } from "../ports/Transactions.js"
 
 /** How many facts one server keeps (about 1 KB each with a token's worth of grants). */
@@ -22,11 +23,7 @@ interface Kept {
 export const makeAccessFactsCache = (capacity = ACCESS_FACTS_CAPACITY) => {
   const kept = new Map<string, Kept>()
 
-  const keep = (key: string, entry: Kept) => {
-    kept.delete(key) // re-inserted last: the Map's order is the order of use
-    kept.set(key, entry)
-    if (kept.size > capacity) kept.delete(kept.keys().next().value!)
-  }
+  const keep = (key: string, entry: Kept) => keepLatest(kept, key, entry, capacity)
 
   return {
     /**

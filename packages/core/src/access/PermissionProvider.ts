@@ -1,3 +1,4 @@
+import { keepLatest } from "../BoundedMap.js"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -137,11 +138,7 @@ const makeProvider = (options: {
   readonly call: (apiKey: string, queries: ReadonlyArray<PermissionQuery>) => Effect.Effect<ReadonlyArray<PermissionResult>, string>
 }): typeof PermissionProvider.Service => {
   const cache = new Map<string, { readonly answer: ProviderAnswer; readonly until: number }>()
-  const keep = (key: string, answer: ProviderAnswer, until: number) => {
-    cache.delete(key)
-    cache.set(key, { answer, until })
-    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
-  }
+  const keep = (key: string, answer: ProviderAnswer, until: number) => keepLatest(cache, key, { answer, until }, CACHE_ENTRIES)
   const denied: ProviderAnswer = { accessRole: null, failed: true }
   return {
     enabled: options.enabled,

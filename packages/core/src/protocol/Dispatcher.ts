@@ -17,6 +17,7 @@ import { TracingEnabled } from "../ports/TracingEnabled.js"
 import { withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
 import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus, UserCaller } from "./Operation.js"
+import { invalidToken } from "../tokens/TokenVerification.js"
 import { UserTokens } from "./UserTokens.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
@@ -146,8 +147,8 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const bearerOnServerPath = permissionDenied(
     `A user's token is not accepted on server paths: send the API key headers (${names.apiKey}, ${names.authToken}).`
   )
-  const noToken = unauthenticated("Invalid token.", { reason: "no_bearer_token" })
-  const invalidToken = unauthenticated("Invalid token.")
+  const noToken = invalidToken({ reason: "no_bearer_token" })
+  const keyGone = invalidToken()
 
   /** The user a client call comes from: its token verified (kept until it expires), its API key still there. */
   const userCaller = (request: AtriumRequest): Effect.Effect<UserCaller, ApiError> => {
@@ -166,7 +167,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
             expiresAt: verified.expiresAt * 1000,
             ip: request.ip ?? ""
           })
-          : Effect.fail(invalidToken)))
+          : Effect.fail(keyGone)))
   }
 
   /**

@@ -1,6 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { errors, type JWK } from "jose"
+import { keepLatest } from "../BoundedMap.js"
 import { unauthenticated } from "../protocol/ApiError.js"
 import { type VerifiedToken, verifyToken } from "./Jwt.js"
 
@@ -11,7 +12,7 @@ export const VERIFIED_TOKENS_CAPACITY = 20_000
 const KEYS_RELOAD_MILLIS = 10_000
 
 /** The spec's answers (client-api.md, "Conventions" 3): one message for every bad token, another for an expired one. */
-export const invalidToken = () => unauthenticated("Invalid token.")
+export const invalidToken = (details?: Readonly<Record<string, unknown>>) => unauthenticated("Invalid token.", details)
 export const tokenExpired = () => unauthenticated("Token expired.", { reason: "token_expired" })
 export type TokenRefusal = ReturnType<typeof invalidToken>
 
@@ -33,11 +34,7 @@ export const makeTokenVerification = (options: {
   let keys: { keys: JWK[] } | undefined
   let keysReadAt = -Infinity
 
-  const keep = (token: string, payload: VerifiedToken) => {
-    verified.delete(token)
-    verified.set(token, payload)
-    if (verified.size > capacity) verified.delete(verified.keys().next().value!)
-  }
+  const keep = (token: string, payload: VerifiedToken) => keepLatest(verified, token, payload, capacity)
 
   /** jose's verdict on the token against `set`: the payload, "expired", "unknown key" or "invalid". */
   const check = (token: string, set: { keys: JWK[] }, now: number) =>
