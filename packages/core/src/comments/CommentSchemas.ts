@@ -22,10 +22,10 @@ export const MAX_COMMENTS_PER_CALL = 50
 const FilterIds = NonEmptyIds(30)
 
 /** 1 to MAX_BATCH entries. */
-const batchOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_BATCH)
+export const batchOf = <S extends Schema.Schema.Any>(item: S) => NonEmptyList(item, MAX_BATCH)
 
 /** 1 to MAX_COMMENTS_PER_CALL comments, typed non-empty: a thread's first comment is always there. */
-const commentsOf = <S extends Schema.Schema.Any>(item: S) =>
+export const commentsOf = <S extends Schema.Schema.Any>(item: S) =>
   NonEmptyList(item, MAX_COMMENTS_PER_CALL).pipe(
     Schema.filter((list): list is Arr.NonEmptyReadonlyArray<Schema.Schema.Type<S>> => list.length > 0)
   )
@@ -132,11 +132,12 @@ export const CommentInput = Schema.Struct({
   attachments: optional(List(Attachment, 100))
 })
 
-export const AnnotationInput = Schema.Struct({
+/** A thread as commentannotations/add takes it, around its comments' schema (the client API's name no author). */
+const annotationInput = <C extends Schema.Schema.Any>(comment: C) => Schema.Struct({
   annotationId: optional(AnnotationId),
   location: optional(Location),
   targetElement: optional(TargetElement),
-  commentData: commentsOf(CommentInput),
+  commentData: commentsOf(comment),
   status: optional(Status),
   assignedTo: optional(User),
   context: optional(JsonObject),
@@ -149,20 +150,26 @@ export const AnnotationInput = Schema.Struct({
   visibility: optional(Visibility)
 })
 
-export const AddAnnotationsInput = Schema.Struct({
-  organizationId: Id,
-  documentId: Id,
-  createOrganization: optional(Schema.Boolean),
-  createDocument: optional(Schema.Boolean),
-  commentAnnotations: batchOf(AnnotationInput)
-}).pipe(
-  capTogether({
-    counted: "comments in commentAnnotations[].commentData",
-    max: MAX_COMMENTS_PER_CALL,
-    path: ["commentAnnotations"],
-    sum: (input) => input.commentAnnotations.reduce((sum, annotation) => sum + annotation.commentData.length, 0)
-  })
-)
+export const AnnotationInput = annotationInput(CommentInput)
+
+/** commentannotations/add's input around its comments' schema: the server API's, or the client API's. */
+export const addAnnotationsInput = <C extends Schema.Schema.Any>(comment: C) =>
+  Schema.Struct({
+    organizationId: Id,
+    documentId: Id,
+    createOrganization: optional(Schema.Boolean),
+    createDocument: optional(Schema.Boolean),
+    commentAnnotations: batchOf(annotationInput(comment))
+  }).pipe(
+    capTogether({
+      counted: "comments in commentAnnotations[].commentData",
+      max: MAX_COMMENTS_PER_CALL,
+      path: ["commentAnnotations"],
+      sum: (input) => input.commentAnnotations.reduce((sum, annotation) => sum + annotation.commentData.length, 0)
+    })
+  )
+
+export const AddAnnotationsInput = addAnnotationsInput(CommentInput)
 
 export const GetAnnotationsInput = Schema.Struct({
   organizationId: Id,
@@ -225,16 +232,16 @@ export const UpdateAnnotationsInput = Schema.Struct({
   updateUsers: optional(List(Schema.Struct({ oldUser: UserRef, newUser: UserRef }), MAX_BATCH))
 })
 
+/** What comments/update may change of a comment, its author aside (the server API may also change that). */
+export const CommentChanges = CommentInput.omit("commentId", "triggerNotification", "triggerActivities", "from")
+
 export const UpdateCommentsInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
   annotationId: AnnotationId,
   commentIds: NonEmptyList(CommentId, MAX_BATCH),
   /** The same changes for every listed comment. */
-  updatedData: CommentInput.pipe(
-    Schema.omit("commentId", "triggerNotification", "triggerActivities", "from"),
-    Schema.extend(Schema.Struct({ from: optional(User) }))
-  )
+  updatedData: Schema.Struct({ ...CommentChanges.fields, from: optional(User) })
 })
 
 export const DeleteCommentsInput = Schema.Struct({
@@ -245,14 +252,16 @@ export const DeleteCommentsInput = Schema.Struct({
   commentIds: optional(List(CommentId, 1000))
 })
 
+/** A comment as comments/add takes it: without triggerNotification and triggerActivities, the facts' comments/add takes neither. */
+export const ReplyInput = CommentInput.omit("triggerNotification", "triggerActivities")
+
 export const AddCommentsInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,
   annotationId: AnnotationId,
   createOrganization: optional(Schema.Boolean),
   createDocument: optional(Schema.Boolean),
-  /** Without triggerNotification and triggerActivities: the facts' comments/add takes neither. */
-  commentData: commentsOf(CommentInput.omit("triggerNotification", "triggerActivities"))
+  commentData: commentsOf(ReplyInput)
 })
 
 export const GetCommentsInput = Schema.Struct({

@@ -12,6 +12,7 @@ import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { commentsAdded, commentsDeleted, commentsUpdated, reactionChanged, threadAdded, threadUpdated } from "./CommentEvents.js"
 import { groupBy, reactionAnnotationId, toAnnotation, toComment } from "./CommentPresenters.js"
+import type { CommentScope } from "./CommentScope.js"
 import {
   type AddAnnotationsInput,
   type AddCommentsInput,
@@ -34,12 +35,19 @@ import {
   type UpdateCommentsInput,
   type UserRecord
 } from "./CommentSchemas.js"
-import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type ReactionRow } from "./CommentsRepo.js"
+import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type DocumentCount, type ReactionRow } from "./CommentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
 /** Threads one commentannotations/update changes at most: one transaction should stay short. */
 const MAX_UPDATED = 1000
+
+/** Rows a scoped call reads at a time, and ids one statement names at most. */
+const CHUNK = 1000
+
+/** `items` in runs of `size`. */
+const chunksOf = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /** Server-made comment ids look like the hosted service's: six digits, unused in the thread. */
 const COMMENT_ID_MIN = 100_000
@@ -203,12 +211,53 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }
       })
 
-    /** The document's thread, or NOT_FOUND (another document's or another key's thread included). */
-    const threadIn = (apiKey: string, organizationId: string, documentId: string, annotationId: string) =>
-      Effect.flatMap(repo.findAnnotation(apiKey, organizationId, annotationId), (row) =>
-        row === undefined || row.documentId !== documentId
-          ? Effect.fail(notFound(`Annotation ${annotationId} not found in document ${documentId}.`))
-          : Effect.succeed(row))
+    /**
+     * The document's thread, or NOT_FOUND (another document's or another key's thread included,
+     * and one the scope leaves out: to a user who may not see it, it does not exist).
+     */
+    const threadIn = <E = never>(apiKey: string, organizationId: string, documentId: string, annotationId: string, scope?: CommentScope<E>) =>
+      Effect.flatMap(repo.findAnnotation(apiKey, organizationId, annotationId), (row): Effect.Effect<AnnotationRow, ApiError<"NOT_FOUND"> | E> => {
+        const absent = Effect.fail(notFound(`Annotation ${annotationId} not found in document ${documentId}.`))
+        if (row === undefined || row.documentId !== documentId) return absent
+        if (scope === undefined) return Effect.succeed(row)
+        return Effect.flatMap(scope.threads([row]), (kept) => kept.length === 0 ? absent : Effect.succeed(row))
+      })
+
+    /** Every thread that matches, read in runs of CHUNK (a scope judges rows, so it needs them all). */
+    const allThreads = (apiKey: string, organizationId: string, filters: AnnotationFilters) =>
+      Effect.gen(function*() {
+        const rows: Array<AnnotationRow> = []
+        let after: AnnotationCursor | undefined
+        for (;;) {
+          const run = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: CHUNK, ...(after && { after }) })
+          rows.push(...run)
+          if (run.length < CHUNK) return rows
+          const last = run[run.length - 1]!
+          after = { lastUpdated: last.lastUpdated, id: last.id }
+        }
+      })
+
+    /**
+     * `limit` threads the scope keeps, from `after` on: rows are read `limit` at a time and a run
+     * the viewer may see none of is passed over, so a page is short only at the end.
+     */
+    const keptThreads = <E>(
+      scope: CommentScope<E>,
+      read: (after: AnnotationCursor | undefined, limit: number) => Effect.Effect<ReadonlyArray<AnnotationRow>>,
+      after: AnnotationCursor | undefined,
+      limit: number
+    ) =>
+      Effect.gen(function*() {
+        const kept: Array<AnnotationRow> = []
+        let cursor = after
+        for (;;) {
+          const run = yield* read(cursor, limit)
+          kept.push(...(yield* scope.threads(run)))
+          if (run.length < limit || kept.length >= limit) return kept.slice(0, limit)
+          const last = run[run.length - 1]!
+          cursor = { lastUpdated: last.lastUpdated, id: last.id }
+        }
+      })
 
     /** Threads as reads answer them, with their comments and the comments' reactions, as stored now. */
     const present = (apiKey: string, organizationId: string, rows: ReadonlyArray<AnnotationRow>) =>
@@ -255,7 +304,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         })
       })
 
-    return {
+    /** Every method; those that take a scope act on every thread without one (the server API). */
+    const methods = {
       /** commentannotations/add: every thread with its comments, or (any entry failing) none; the threads added. */
       addAnnotations: (apiKey: string, input: typeof AddAnnotationsInput.Type): Effect.Effect<ReadonlyArray<CommentAnnotation>, ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT">> =>
         Effect.gen(function*() {
@@ -338,7 +388,11 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
        * the last page, a requested id the organization does not have is a `null`, once (the facts),
        * unless the threads are grouped by document.
        */
-      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type): Effect.Effect<Page<CommentAnnotation | null>, ApiError<"INVALID_ARGUMENT">> =>
+      getAnnotations: <E = never>(
+        apiKey: string,
+        input: typeof GetAnnotationsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<Page<CommentAnnotation | null>, ApiError<"INVALID_ARGUMENT"> | E> =>
         Effect.gen(function*() {
           const order = input.order ?? "desc"
           const documentIds = [...new Set([...(input.documentIds ?? []), ...(input.documentId !== undefined ? [input.documentId] : [])])].sort()
@@ -354,45 +408,70 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ...(input.createdAfter !== undefined && { createdAfter: input.createdAfter }),
             ...(input.createdBefore !== undefined && { createdBefore: input.createdBefore })
           }
+          const read = (after: AnnotationCursor | undefined, limit: number) =>
+            repo.pageAnnotations(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) })
           const page = yield* pageTokens.page({
-            scope: { apiKey, operation: "commentannotations.get", filters: { organizationId: input.organizationId, order, ...filters } },
+            scope: {
+              apiKey,
+              operation: "commentannotations.get",
+              filters: { organizationId: input.organizationId, order, ...filters, ...(scope && { viewer: scope.viewer }) }
+            },
             token: input.pageToken,
             limit: input.pageSize ?? DEFAULT_PAGE_SIZE,
-            read: (after: AnnotationCursor | undefined, limit) =>
-              repo.pageAnnotations(apiKey, input.organizationId, filters, { order, limit, ...(after && { after }) }),
+            read: (after: AnnotationCursor | undefined, limit) => scope === undefined ? read(after, limit) : keptThreads(scope, read, after, limit),
             cursorOf: (row): AnnotationCursor => ({ lastUpdated: row.lastUpdated, id: row.id }),
             present: (page) => page
           })
           const annotations = yield* present(apiKey, input.organizationId, page.items)
-          const missing = input.annotationIds === undefined || page.next !== undefined || input.groupByDocumentId === true ? [] : yield* Effect.map(
-            repo.existingAnnotations(apiKey, input.organizationId, input.annotationIds),
-            (found) => [...new Set(input.annotationIds)].filter((id) => !found.includes(id))
+          const asked = input.annotationIds
+          // What the scope leaves out is, to its viewer, a thread the organization does not have.
+          const found = asked === undefined ? Effect.succeed([]) : scope === undefined
+            ? repo.existingAnnotations(apiKey, input.organizationId, asked)
+            : Effect.map(
+              Effect.flatMap(repo.pageAnnotations(apiKey, input.organizationId, { ids: asked }, { order: "asc", limit: asked.length }), scope.threads),
+              (rows) => rows.map((row) => row.id)
+            )
+          const missing = asked === undefined || page.next !== undefined || input.groupByDocumentId === true ? [] : yield* Effect.map(
+            found,
+            (found) => [...new Set(asked)].filter((id) => !found.includes(id))
           )
           return { items: [...annotations, ...missing.map(() => null)], next: page.next }
         }),
 
-      /** commentannotations/delete: the document's threads that match (all of them without selectors), with their comments; the ids deleted. */
-      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type): Effect.Effect<ReadonlyArray<string>> => {
+      /**
+       * commentannotations/delete: the document's threads that match (all of them without
+       * selectors), with their comments; with a scope, those it keeps. The ids deleted.
+       */
+      deleteAnnotations: <E = never>(apiKey: string, input: typeof DeleteAnnotationsInput.Type, scope?: CommentScope<E>): Effect.Effect<ReadonlyArray<string>, E> => {
+        const { documentId, organizationId } = input
         const filters: AnnotationFilters = {
           ...(input.annotationIds && { ids: input.annotationIds }),
           ...(input.locationIds && { locationIds: input.locationIds }),
           ...(input.userIds && { createdBy: input.userIds })
         }
-        return withTransaction(Effect.zipRight(
-          lockDocument(apiKey, input.organizationId, input.documentId),
-          repo.deleteAnnotations(apiKey, input.organizationId, input.documentId, filters)
-        ))
+        const deleted = scope === undefined
+          ? repo.deleteAnnotations(apiKey, organizationId, documentId, filters)
+          : Effect.gen(function*() {
+            const kept = yield* scope.threads(yield* allThreads(apiKey, organizationId, { ...filters, documentIds: [documentId] }))
+            const ids = yield* Effect.forEach(chunksOf(kept.map((row) => row.id), CHUNK), (ids) => repo.deleteAnnotations(apiKey, organizationId, documentId, { ids }))
+            return ids.flat()
+          })
+        return withTransaction(Effect.zipRight(lockDocument(apiKey, organizationId, documentId), deleted))
       },
 
       /** comments/add: every comment, or (any failing) none; the thread's lastUpdated moves. The comments added. */
-      addComments: (apiKey: string, input: typeof AddCommentsInput.Type): Effect.Effect<ReadonlyArray<Comment>, ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT" | "NOT_FOUND">> =>
+      addComments: <E = never>(
+        apiKey: string,
+        input: typeof AddCommentsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<ReadonlyArray<Comment>, ApiError<"ALREADY_EXISTS" | "INVALID_ARGUMENT" | "NOT_FOUND"> | E> =>
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
             yield* ensureContainers(apiKey, input, now)
-            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId, scope)
             const given = input.commentData.flatMap((c) => c.commentId ?? [])
             const duplicates = duplicateCommentIds(input.commentData, new Set(yield* repo.existingCommentIds(apiKey, organizationId, annotationId, given)))
             if (duplicates.length > 0) {
@@ -423,7 +502,11 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
        * `updatedData`'s fields, each on its own; a status that is not terminal clears who resolved
        * it. Events: status_change, assign and priority_change for what changed. The ids updated.
        */
-      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type): Effect.Effect<ReadonlyArray<string>, ApiError<"INVALID_ARGUMENT">> =>
+      updateAnnotations: <E = never>(
+        apiKey: string,
+        input: typeof UpdateAnnotationsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<ReadonlyArray<string>, ApiError<"INVALID_ARGUMENT"> | E> =>
         Effect.gen(function*() {
           const { documentId, organizationId } = input
           const changes = input.updatedData ?? {}
@@ -437,10 +520,11 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
           }
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
-            const rows = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: MAX_UPDATED + 1 })
-            if (rows.length > MAX_UPDATED) {
+            const selected = yield* repo.pageAnnotations(apiKey, organizationId, filters, { order: "asc", limit: MAX_UPDATED + 1 })
+            if (selected.length > MAX_UPDATED) {
               return yield* invalidArgument(`The selectors match more than ${MAX_UPDATED} annotations; select fewer (annotationIds, locationIds, userIds).`)
             }
+            const rows = scope === undefined ? selected : yield* scope.threads(selected)
             // Built only if someone listens (Events.emit): each re-reads its thread.
             const emitted: Array<Effect.Effect<ReadonlyArray<NewEvent>>> = []
             for (const row of rows) {
@@ -470,19 +554,22 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }),
 
       /** comments/update: the same changes to each listed comment of the thread; the ids updated (the thread has no other). */
-      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND">> =>
+      updateComments: <E = never>(
+        apiKey: string,
+        input: typeof UpdateCommentsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND"> | E> =>
         Effect.gen(function*() {
           const { annotationId, documentId, organizationId } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
-            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId, scope)
             const { createdAt, lastUpdated, ...fields } = input.updatedData
             const existing = new Map((yield* repo.listComments(apiKey, organizationId, [annotationId])).map((c) => [c.id, c]))
+            const listed = [...new Set(input.commentIds)].flatMap((id) => existing.get(id) ?? [])
             const updated: Array<CommentRow> = []
-            for (const id of input.commentIds) {
-              const row = existing.get(id)
-              if (row === undefined) continue
+            for (const row of scope === undefined ? listed : yield* scope.comments(listed)) {
               const next: CommentRow = {
                 ...row,
                 record: { ...row.record, ...fields, status: "updated" },
@@ -503,26 +590,36 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }),
 
       /** comments/delete: the listed comments of the thread, or all of them; the ids deleted. */
-      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND">> =>
+      deleteComments: <E = never>(
+        apiKey: string,
+        input: typeof DeleteCommentsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<ReadonlyArray<number>, ApiError<"NOT_FOUND"> | E> =>
         Effect.gen(function*() {
-          const { annotationId, documentId, organizationId } = input
+          const { annotationId, commentIds, documentId, organizationId } = input
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, documentId)
-            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId)
-            const deleted = yield* repo.deleteComments(apiKey, organizationId, annotationId, input.commentIds)
+            const annotation = yield* threadIn(apiKey, organizationId, documentId, annotationId, scope)
+            // With a scope, the comments it keeps of those listed (all of the thread's without a list).
+            const ids = scope === undefined ? commentIds : yield* Effect.map(
+              Effect.flatMap(repo.listComments(apiKey, organizationId, [annotationId]), (rows) =>
+                scope.comments(commentIds === undefined ? rows : rows.filter((row) => commentIds.includes(row.id)))),
+              (kept) => kept.map((row) => row.id)
+            )
+            const deleted = yield* repo.deleteComments(apiKey, organizationId, annotationId, ids)
             if (deleted.length > 0) yield* emitAbout(annotation, (after) => commentsDeleted(after, deleted))
             return deleted.map((c) => c.id)
           }))
         }),
 
       /** reactions/add: `from` reacts to the comment with the emoji, once per user and emoji; the reaction annotation's id. */
-      addReaction: (apiKey: string, input: typeof ReactionInput.Type): Effect.Effect<string, ApiError<"ALREADY_EXISTS" | "NOT_FOUND">> =>
+      addReaction: <E = never>(apiKey: string, input: typeof ReactionInput.Type, scope?: CommentScope<E>): Effect.Effect<string, ApiError<"ALREADY_EXISTS" | "NOT_FOUND"> | E> =>
         Effect.gen(function*() {
           const { annotationId, commentId, organizationId, reaction } = input
           const now = yield* Clock.currentTimeMillis
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, input.documentId)
-            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
+            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId, scope)
             if ((yield* repo.existingCommentIds(apiKey, organizationId, annotationId, [commentId])).length === 0) {
               return yield* notFound(`Comment ${commentId} not found in annotation ${annotationId}.`)
             }
@@ -545,12 +642,12 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }),
 
       /** reactions/delete: `from` no longer reacts to the comment with the emoji; the reaction annotation's id. */
-      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type): Effect.Effect<string, ApiError<"NOT_FOUND">> =>
+      deleteReaction: <E = never>(apiKey: string, input: typeof ReactionInput.Type, scope?: CommentScope<E>): Effect.Effect<string, ApiError<"NOT_FOUND"> | E> =>
         Effect.gen(function*() {
           const { annotationId, commentId, organizationId, reaction } = input
           return yield* withTransaction(Effect.gen(function*() {
             yield* lockDocument(apiKey, organizationId, input.documentId)
-            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId)
+            const annotation = yield* threadIn(apiKey, organizationId, input.documentId, annotationId, scope)
             const key = { apiKey, organizationId, annotationId, commentId, reactionId: reaction.reactionId, userId: input.from.userId }
             if (!(yield* repo.deleteReaction(key))) {
               return yield* notFound(`User ${key.userId} has no ${key.reactionId} reaction on comment ${commentId} of annotation ${annotationId}.`)
@@ -561,21 +658,40 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
         }),
 
       /** commentannotations/read: `userId` has read these threads as they are now (a later change makes one unread again); the ids marked. */
-      markRead: (apiKey: string, input: typeof MarkReadInput.Type): Effect.Effect<ReadonlyArray<string>> =>
+      markRead: <E = never>(apiKey: string, input: typeof MarkReadInput.Type, scope?: CommentScope<E>): Effect.Effect<ReadonlyArray<string>, E> =>
         withTransaction(Effect.gen(function*() {
           const filters: AnnotationFilters = { documentIds: [input.documentId], ids: input.annotationIds }
-          const rows = yield* repo.pageAnnotations(apiKey, input.organizationId, filters, { order: "asc", limit: input.annotationIds.length })
+          const selected = yield* repo.pageAnnotations(apiKey, input.organizationId, filters, { order: "asc", limit: input.annotationIds.length })
+          const rows = scope === undefined ? selected : yield* scope.threads(selected)
           for (const row of rows) yield* repo.markRead(apiKey, input.organizationId, row.id, input.userId, row.lastUpdated)
           return rows.map((row) => row.id)
         })),
 
-      /** commentannotations/count/get: per document asked for, its threads and those `userId` has not read. */
-      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type): Effect.Effect<Record<string, { total: number; unread: number }>> =>
-        Effect.map(repo.countAnnotations(apiKey, input.organizationId, input.documentIds, input.userId, input.statusIds), (counts) => {
+      /**
+       * commentannotations/count/get: per document asked for, its threads and those `userId` has
+       * not read; with a scope, less the private threads it leaves out (the public ones are counted
+       * in storage; only private ones are read, to be judged).
+       */
+      countAnnotations: <E = never>(
+        apiKey: string,
+        input: typeof CountAnnotationsInput.Type,
+        scope?: CommentScope<E>
+      ): Effect.Effect<Record<string, { total: number; unread: number }>, E> =>
+        Effect.gen(function*() {
+          const filters: AnnotationFilters = { documentIds: input.documentIds, ...(input.statusIds && { statusIds: input.statusIds }) }
+          const counts = yield* repo.countAnnotations(apiKey, input.organizationId, input.userId, filters)
+          const unseen: Array<DocumentCount> = []
+          if (scope !== undefined) {
+            const candidates = yield* allThreads(apiKey, input.organizationId, { ...filters, privateOnly: true })
+            const kept = new Set((yield* scope.threads(candidates)).map((row) => row.id))
+            const hidden = candidates.filter((row) => !kept.has(row.id)).map((row) => row.id)
+            for (const ids of chunksOf(hidden, CHUNK)) unseen.push(...yield* repo.countAnnotations(apiKey, input.organizationId, input.userId, { ...filters, ids }))
+          }
           const byDocument: Record<string, { total: number; unread: number }> = {}
           for (const documentId of input.documentIds) {
-            const count = counts.find((c) => c.documentId === documentId)
-            byDocument[documentId] = { total: count?.total ?? 0, unread: count?.unread ?? 0 }
+            const sum = (rows: ReadonlyArray<DocumentCount>, key: "total" | "unread") =>
+              rows.reduce((total, count) => total + (count.documentId === documentId ? count[key] : 0), 0)
+            byDocument[documentId] = { total: sum(counts, "total") - sum(unseen, "total"), unread: sum(counts, "unread") - sum(unseen, "unread") }
           }
           return byDocument
         }),
@@ -590,6 +706,37 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ? rows
             : input.commentIds.map((id) => rows.find((c) => c.commentId === id) ?? null)
         })
+    }
+
+    /** The methods that act within a scope (a client API user's: ClientComments.ts), bound to it. */
+    const within = <E>(scope: CommentScope<E>) => ({
+      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type) => methods.getAnnotations(apiKey, input, scope),
+      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type) => methods.countAnnotations(apiKey, input, scope),
+      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type) => methods.updateAnnotations(apiKey, input, scope),
+      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type) => methods.deleteAnnotations(apiKey, input, scope),
+      addComments: (apiKey: string, input: typeof AddCommentsInput.Type) => methods.addComments(apiKey, input, scope),
+      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type) => methods.updateComments(apiKey, input, scope),
+      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type) => methods.deleteComments(apiKey, input, scope),
+      addReaction: (apiKey: string, input: typeof ReactionInput.Type) => methods.addReaction(apiKey, input, scope),
+      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type) => methods.deleteReaction(apiKey, input, scope),
+      markRead: (apiKey: string, input: typeof MarkReadInput.Type) => methods.markRead(apiKey, input, scope)
+    })
+
+    // Each method without its scope parameter: a generic method gets no accessor (`Comments.getAnnotations(...)`).
+    return {
+      addAnnotations: methods.addAnnotations,
+      getAnnotations: (apiKey: string, input: typeof GetAnnotationsInput.Type) => methods.getAnnotations(apiKey, input),
+      deleteAnnotations: (apiKey: string, input: typeof DeleteAnnotationsInput.Type) => methods.deleteAnnotations(apiKey, input),
+      addComments: (apiKey: string, input: typeof AddCommentsInput.Type) => methods.addComments(apiKey, input),
+      updateAnnotations: (apiKey: string, input: typeof UpdateAnnotationsInput.Type) => methods.updateAnnotations(apiKey, input),
+      updateComments: (apiKey: string, input: typeof UpdateCommentsInput.Type) => methods.updateComments(apiKey, input),
+      deleteComments: (apiKey: string, input: typeof DeleteCommentsInput.Type) => methods.deleteComments(apiKey, input),
+      addReaction: (apiKey: string, input: typeof ReactionInput.Type) => methods.addReaction(apiKey, input),
+      deleteReaction: (apiKey: string, input: typeof ReactionInput.Type) => methods.deleteReaction(apiKey, input),
+      markRead: (apiKey: string, input: typeof MarkReadInput.Type) => methods.markRead(apiKey, input),
+      countAnnotations: (apiKey: string, input: typeof CountAnnotationsInput.Type) => methods.countAnnotations(apiKey, input),
+      getComments: methods.getComments,
+      within
     }
   })
 }) {}

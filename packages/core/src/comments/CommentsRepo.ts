@@ -70,6 +70,8 @@ export interface AnnotationFilters {
   readonly updatedBefore?: number
   readonly createdAfter?: number
   readonly createdBefore?: number
+  /** Only threads whose visibility is not public (organizationPrivate, restricted): those some users may not see. */
+  readonly privateOnly?: boolean
 }
 
 /** Position of the last thread of a page: threads are ordered by (lastUpdated, id). */
@@ -122,13 +124,12 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
   readonly deleteReaction: (key: Omit<ReactionRow, "createdAt" | "record">) => Effect.Effect<boolean>
   /** The user read the thread as it was at `readAt`. */
   readonly markRead: (apiKey: string, organizationId: string, annotationId: string, userId: string, readAt: number) => Effect.Effect<void>
-  /** Per document (those with threads only): threads, and those the user has not read since they last changed. */
+  /** Per document (those with matching threads only): the threads that match, and those the user has not read since they last changed. */
   readonly countAnnotations: (
     apiKey: string,
     organizationId: string,
-    documentIds: ReadonlyArray<string>,
     userId: string,
-    statusIds: ReadonlyArray<string> | undefined
+    filters: AnnotationFilters
   ) => Effect.Effect<ReadonlyArray<DocumentCount>>
   /** Which of `ids` the thread already has (read by id: a long thread is not read whole). */
   readonly existingCommentIds: (apiKey: string, organizationId: string, annotationId: string, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>>

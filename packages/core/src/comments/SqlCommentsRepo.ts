@@ -97,6 +97,13 @@ export const SqlCommentsRepo = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // The stored visibility's type, read from the record (no column of its own: only private-thread checks ask for it).
+    const visibilityType = () =>
+      sql.onDialectOrElse({
+        pg: () => sql`(record::jsonb -> 'visibilityConfig' ->> 'type')`,
+        orElse: () => sql`json_extract(record, '$.visibilityConfig.type')`
+      })
+
     const conditions = (apiKey: string, organizationId: string, f: AnnotationFilters) => [
       sql`api_key = ${apiKey}`,
       sql`organization_id = ${organizationId}`,
@@ -109,7 +116,8 @@ export const SqlCommentsRepo = Layer.effect(
       ...(f.updatedAfter !== undefined ? [sql`last_updated > ${f.updatedAfter}`] : []),
       ...(f.updatedBefore !== undefined ? [sql`last_updated < ${f.updatedBefore}`] : []),
       ...(f.createdAfter !== undefined ? [sql`created_at > ${f.createdAfter}`] : []),
-      ...(f.createdBefore !== undefined ? [sql`created_at < ${f.createdBefore}`] : [])
+      ...(f.createdBefore !== undefined ? [sql`created_at < ${f.createdBefore}`] : []),
+      ...(f.privateOnly === true ? [sql`${visibilityType()} <> 'public'`] : [])
     ]
 
     return {
@@ -227,19 +235,14 @@ export const SqlCommentsRepo = Layer.effect(
         sql`INSERT INTO comment_reads ${
           sql.insert({ api_key: apiKey, organization_id: organizationId, annotation_id: annotationId, user_id: userId, read_at: readAt })
         } ON CONFLICT (api_key, organization_id, annotation_id, user_id) DO UPDATE SET read_at = excluded.read_at`.pipe(ignoreRows),
-      countAnnotations: (apiKey, organizationId, documentIds, userId, statusIds) =>
+      countAnnotations: (apiKey, organizationId, userId, filters) =>
         sql`SELECT a.document_id AS document_id, COUNT(*) AS total,
             SUM(CASE WHEN r.read_at IS NULL OR r.read_at < a.last_updated THEN 1 ELSE 0 END) AS unread
-          FROM comment_annotations a LEFT JOIN comment_reads r
+          FROM (SELECT api_key, organization_id, id, document_id, last_updated FROM comment_annotations
+            WHERE ${sql.and(conditions(apiKey, organizationId, filters))}) a
+          LEFT JOIN comment_reads r
             ON r.api_key = a.api_key AND r.organization_id = a.organization_id AND r.annotation_id = a.id AND r.user_id = ${userId}
-          WHERE ${
-          sql.and([
-            sql`a.api_key = ${apiKey}`,
-            sql`a.organization_id = ${organizationId}`,
-            sql.in("a.document_id", documentIds),
-            ...(statusIds !== undefined ? [sql.in("a.status_id", statusIds)] : [])
-          ])
-        } GROUP BY a.document_id`.pipe(
+          GROUP BY a.document_id`.pipe(
           allRows((row: { readonly document_id: string; readonly total: IntegerColumn; readonly unread: IntegerColumn }) => ({
             documentId: row.document_id,
             total: num(row.total),

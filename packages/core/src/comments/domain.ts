@@ -1,4 +1,7 @@
+import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
+import { ClientComments } from "./ClientComments.js"
+import { clientCommentOperations } from "./clientOperations.js"
 import { Comments } from "./Comments.js"
 import { commentOperations } from "./operations.js"
 import { SqlCommentsRepo } from "./SqlCommentsRepo.js"
@@ -8,8 +11,9 @@ const common = { apiKey: "api_key", organization: "organization_id" } as const
 /** Comment threads (annotations), their comments, reactions and read markers. */
 export const commentsDomain = defineDomain({
   name: "comments",
-  operations: commentOperations,
-  services: [Comments.Default],
+  operations: [...commentOperations, ...clientCommentOperations],
+  // The client's service acts through Comments: the same Layer, so one instance of it (Layers are shared by reference).
+  services: [Comments.Default, ClientComments.Default.pipe(Layer.provide(Comments.Default))],
   repositories: [SqlCommentsRepo],
   dataTables: [
     {

@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import { answer, answerPage, answerPageAs } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
+import type { Page } from "../protocol/PageTokens.js"
 import {
   AddAnnotationsInput,
   AddAnnotationsResult,
@@ -52,6 +53,33 @@ const byDocument = (threads: ReadonlyArray<CommentAnnotation | null>) => {
   return grouped
 }
 
+/**
+ * Each operation's answer from what the service returned: the server API's rows and the client
+ * API's (clientOperations.ts) answer alike, in the facts' messages and shapes.
+ */
+export const commentAnswers = {
+  added: (threads: ReadonlyArray<CommentAnnotation>) => answer("Comment Annotation(s) added successfully.")(addedThreads(threads)),
+  // The facts' two messages: grouped by document, and not.
+  page: (grouped: boolean | undefined) => (page: Page<CommentAnnotation | null>) =>
+    grouped === true
+      ? answerPageAs("Annotations fetched successfully.", "nextPageToken", byDocument)(page)
+      : answerPage("Annotation(s) fetched successfully.", "nextPageToken")(page),
+  updated: (asked: ReadonlyArray<string> | undefined) => (updated: ReadonlyArray<string>) =>
+    answer("Annotations updated successfully.")(perId(asked, updated, "Annotations updated successfully", "Annotation not found.")),
+  deleted: (asked: ReadonlyArray<string> | undefined) => (deleted: ReadonlyArray<string>) =>
+    answer("Annotations deleted successfully.")(perId(asked, deleted, "Deleted Successfully", "Annotation not found.")),
+  commentsAdded: (added: ReadonlyArray<{ readonly commentId: number }>) => answer("Comment(s) added successfully.")(added.map((c) => c.commentId)),
+  commentsUpdated: (asked: ReadonlyArray<number>) => (updated: ReadonlyArray<number>) =>
+    answer("Comment updated successfully.")(perId(asked, updated, "Updated successfully", "Not found")),
+  commentsDeleted: (asked: ReadonlyArray<number> | undefined) => (deleted: ReadonlyArray<number>) =>
+    answer("Comments(s) deleted successfully.")(perId(asked, deleted, "Deleted successfully", "Not found")),
+  counted: answer("Comment count retrieved successfully."),
+  read: (asked: ReadonlyArray<string>) => (marked: ReadonlyArray<string>) =>
+    answer("Annotation(s) marked as read successfully.")(perId(asked, marked, "Marked as read", "Annotation not found.")),
+  reactionAdded: (reactionAnnotationId: string) => answer("Reaction added successfully.")({ reactionAnnotationId }),
+  reactionDeleted: (reactionAnnotationId: string) => answer("Reaction deleted successfully.")({ reactionAnnotationId })
+}
+
 export const commentOperations = [
   defineOperation({
     name: "commentannotations.add",
@@ -63,8 +91,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.addAnnotations(caller.apiKey, input), (added) =>
-      answer("Comment Annotation(s) added successfully.")(addedThreads(added)))
+    handler: (comments, input, caller) => Effect.map(comments.addAnnotations(caller.apiKey, input), commentAnswers.added)
   }),
   defineOperation({
     name: "commentannotations.get",
@@ -76,11 +103,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    // The facts' two messages: grouped by document, and not.
-    handler: (comments, input, caller) =>
-      input.groupByDocumentId === true
-        ? Effect.map(comments.getAnnotations(caller.apiKey, input), answerPageAs("Annotations fetched successfully.", "nextPageToken", byDocument))
-        : Effect.map(comments.getAnnotations(caller.apiKey, input), answerPage("Annotation(s) fetched successfully.", "nextPageToken"))
+    handler: (comments, input, caller) => Effect.map(comments.getAnnotations(caller.apiKey, input), commentAnswers.page(input.groupByDocumentId))
   }),
   defineOperation({
     name: "commentannotations.update",
@@ -92,8 +115,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.updateAnnotations(caller.apiKey, input), (updated) =>
-      answer("Annotations updated successfully.")(perId(input.annotationIds, updated, "Annotations updated successfully", "Annotation not found.")))
+    handler: (comments, input, caller) => Effect.map(comments.updateAnnotations(caller.apiKey, input), commentAnswers.updated(input.annotationIds))
   }),
   defineOperation({
     name: "commentannotations.delete",
@@ -104,8 +126,7 @@ export const commentOperations = [
     output: DeleteAnnotationsResult,
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.deleteAnnotations(caller.apiKey, input), (deleted) =>
-      answer("Annotations deleted successfully.")(perId(input.annotationIds, deleted, "Deleted Successfully", "Annotation not found.")))
+    handler: (comments, input, caller) => Effect.map(comments.deleteAnnotations(caller.apiKey, input), commentAnswers.deleted(input.annotationIds))
   }),
   defineOperation({
     name: "commentannotations.comments.add",
@@ -117,8 +138,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.addComments(caller.apiKey, input), (added) =>
-      answer("Comment(s) added successfully.")(added.map((c) => c.commentId)))
+    handler: (comments, input, caller) => Effect.map(comments.addComments(caller.apiKey, input), commentAnswers.commentsAdded)
   }),
   defineOperation({
     name: "commentannotations.comments.update",
@@ -130,8 +150,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.updateComments(caller.apiKey, input), (updated) =>
-      answer("Comment updated successfully.")(perId(input.commentIds, updated, "Updated successfully", "Not found")))
+    handler: (comments, input, caller) => Effect.map(comments.updateComments(caller.apiKey, input), commentAnswers.commentsUpdated(input.commentIds))
   }),
   defineOperation({
     name: "commentannotations.comments.delete",
@@ -143,8 +162,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.deleteComments(caller.apiKey, input), (deleted) =>
-      answer("Comments(s) deleted successfully.")(perId(input.commentIds, deleted, "Deleted successfully", "Not found")))
+    handler: (comments, input, caller) => Effect.map(comments.deleteComments(caller.apiKey, input), commentAnswers.commentsDeleted(input.commentIds))
   }),
   defineOperation({
     name: "commentannotations.comments.get",
@@ -168,7 +186,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.countAnnotations(caller.apiKey, input), answer("Comment count retrieved successfully."))
+    handler: (comments, input, caller) => Effect.map(comments.countAnnotations(caller.apiKey, input), commentAnswers.counted)
   }),
   defineOperation({
     name: "commentannotations.read",
@@ -180,8 +198,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.markRead(caller.apiKey, input), (marked) =>
-      answer("Annotation(s) marked as read successfully.")(perId(input.annotationIds, marked, "Marked as read", "Annotation not found.")))
+    handler: (comments, input, caller) => Effect.map(comments.markRead(caller.apiKey, input), commentAnswers.read(input.annotationIds))
   }),
   defineOperation({
     name: "commentannotations.comments.reactions.add",
@@ -193,8 +210,7 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.addReaction(caller.apiKey, input), (reactionAnnotationId) =>
-      answer("Reaction added successfully.")({ reactionAnnotationId }))
+    handler: (comments, input, caller) => Effect.map(comments.addReaction(caller.apiKey, input), commentAnswers.reactionAdded)
   }),
   defineOperation({
     name: "commentannotations.comments.reactions.delete",
@@ -206,7 +222,6 @@ export const commentOperations = [
     errors: ["INVALID_ARGUMENT", "NOT_FOUND"],
     organization: (input) => input.organizationId,
     service: Comments,
-    handler: (comments, input, caller) => Effect.map(comments.deleteReaction(caller.apiKey, input), (reactionAnnotationId) =>
-      answer("Reaction deleted successfully.")({ reactionAnnotationId }))
+    handler: (comments, input, caller) => Effect.map(comments.deleteReaction(caller.apiKey, input), commentAnswers.reactionDeleted)
   })
 ] as const

@@ -1,3 +1,4 @@
+import * as Arbitrary from "effect/Arbitrary"
 import * as Schema from "effect/Schema"
 
 /**
@@ -102,6 +103,33 @@ export const EpochMillis = Schema.Number.pipe(
   Schema.nonNegative({ message: () => "must not be negative" }),
   Schema.lessThanOrEqualTo(MAX_EPOCH_MILLIS, { message: () => "must be before the year 10000" })
 )
+
+/**
+ * A key an input refuses, with a message that says why: declared, so the OpenAPI document shows it
+ * (`not: {}`) and generated clients type it `never`, rather than left an unknown parameter.
+ */
+export const Refused = (message: string, description: string) =>
+  Schema.Never.annotations({
+    description,
+    message: () => message,
+    // Effect's Arbitrary builds every part, even under the struct's own annotation (`refusing`).
+    arbitrary: () => (fc) => fc.constant(undefined as never)
+  })
+
+/** Why a client API call refuses a field that names the acting user (spec client-api.md, "Conventions" 4). */
+export const ACTOR_REFUSED = "names the acting user, who is the token's user: leave it out"
+
+/**
+ * A struct of `fields` that refuses the keys of `refused`, each with its message. Its valid
+ * samples (tests) are those of `fields` alone: Effect's Arbitrary would give a refused key a value.
+ */
+export const refusing = <F extends Schema.Struct.Fields, const K extends string>(fields: F, refused: { readonly [key in K]: string }) => {
+  const keys: Record<string, Schema.optionalWith<typeof Schema.Never, { exact: true }>> = {}
+  for (const [key, message] of Object.entries<string>(refused)) keys[key] = optional(Refused(message, `Not accepted: it ${message}.`))
+  const accepted = Schema.Struct(fields)
+  return Schema.Struct({ ...fields, ...(keys as { readonly [key in K]: Schema.optionalWith<typeof Schema.Never, { exact: true }> }) })
+    .annotations({ arbitrary: () => () => Arbitrary.make(accepted) })
+}
 
 /**
  * The `data` of an operation that takes no parameters: `{}`, every key refused as unknown

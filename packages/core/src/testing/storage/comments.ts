@@ -124,7 +124,8 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* comments.deleteReaction({ ...key, userId: "u2" })).toBe(false)
 
       // Unread: never read by the user, or changed since they read it.
-      const count = (statusIds?: ReadonlyArray<string>) => comments.countAnnotations(apiKey, "org", ["doc", "empty"], "u1", statusIds)
+      const count = (statusIds?: ReadonlyArray<string>) =>
+        comments.countAnnotations(apiKey, "org", "u1", { documentIds: ["doc", "empty"], ...(statusIds !== undefined && { statusIds }) })
       expect(yield* count()).toEqual([{ documentId: "doc", total: 2, unread: 2 }])
       yield* comments.markRead(apiKey, "org", "t1", "u1", T0)
       expect(yield* count()).toEqual([{ documentId: "doc", total: 2, unread: 1 }])
@@ -141,5 +142,23 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* comments.deleteAnnotations(apiKey, "org", "doc", { ids: ["t2"] })).toEqual(["t2"])
       expect(yield* comments.listComments(apiKey, "org", ["t2"])).toEqual([])
       expect(yield* count()).toEqual([{ documentId: "doc", total: 1, unread: 0 }])
+    }))
+
+  it.effect("CommentsRepo: private threads are found by their visibility, and counts take any filters", () =>
+    Effect.gen(function*() {
+      const comments = yield* CommentsRepo
+      const apiKey = unique("key")
+      const visible = (id: string, visibilityConfig: AnnotationRow["record"]["visibilityConfig"], n: number) =>
+        thread(apiKey, id, { annotationNumber: n, lastUpdated: T0 + n, record: { ...thread(apiKey, id).record, visibilityConfig } })
+      yield* comments.insertAnnotation(visible("open", { type: "public" }, 1))
+      yield* comments.insertAnnotation(visible("mine", { type: "restricted", userIds: ["u1"] }, 2))
+      yield* comments.insertAnnotation(visible("ours", { organizationId: "org", type: "organizationPrivate" }, 3))
+      // A key named like the visibility inside the thread's own context does not make it private.
+      yield* comments.insertAnnotation(thread(apiKey, "decoy", { annotationNumber: 4, record: { ...thread(apiKey, "decoy").record, context: { visibilityConfig: { type: "restricted" } } } }))
+      const found = yield* comments.pageAnnotations(apiKey, "org", { privateOnly: true }, { order: "asc", limit: 10 })
+      expect(found.map((row) => row.id)).toEqual(["mine", "ours"])
+      expect(yield* comments.countAnnotations(apiKey, "org", "u1", { documentIds: ["doc"], privateOnly: true })).toEqual([{ documentId: "doc", total: 2, unread: 2 }])
+      expect(yield* comments.countAnnotations(apiKey, "org", "u1", { documentIds: ["doc"], ids: ["open", "ours", "gone"] })).toEqual([{ documentId: "doc", total: 2, unread: 2 }])
+      expect(yield* comments.countAnnotations(apiKey, "org", "u1", { documentIds: ["doc"] })).toEqual([{ documentId: "doc", total: 4, unread: 4 }])
     }))
 }
