@@ -75,24 +75,24 @@ export class ClientComments extends Effect.Service<ClientComments>()("@atrium/co
 
     /**
      * Of the rows (threads or comments), those the user may delete or change: any as an admin,
-     * else its own. Naming another's (`named`) is refused, saying whose; a selection without names
-     * takes the user's own and leaves the others be.
+     * else its own. Naming another's (`named`) is refused, saying whose (`may`: what the user may
+     * do, e.g. "delete only the threads they started"); a selection without names takes the
+     * user's own and leaves the others be.
      */
-    const own = <Row extends AnnotationRow | CommentRow>(caller: UserCaller, named: boolean, what: string, id: (row: Row) => string) =>
+    const own = <Row extends AnnotationRow | CommentRow>(caller: UserCaller, named: boolean, may: string, id: (row: Row) => string) =>
     (rows: ReadonlyArray<Row>): Effect.Effect<ReadonlyArray<Row>, Denied> => {
       if (caller.user.isAdmin) return Effect.succeed(rows)
       const others = rows.filter((row) => row.createdBy !== caller.userId)
       if (named && others.length > 0) {
-        return Effect.fail(permissionDenied(
-          `User ${caller.userId} may only ${what} they wrote (an admin may ${what} any): ${others.map((row) => `${id(row)} (by ${row.createdBy})`).join(", ")}.`
-        ))
+        return Effect.fail(permissionDenied(`User ${caller.userId} may ${may} (an admin, any): ${others.map((row) => `${id(row)} is by ${row.createdBy}`).join(", ")}.`))
       }
       return Effect.succeed(others.length === 0 ? rows : rows.filter((row) => row.createdBy === caller.userId))
     }
 
-    const ownThreads = (caller: UserCaller, named: boolean) => own<AnnotationRow>(caller, named, "delete threads", (row) => `thread ${row.id}`)
+    const ownThreads = (caller: UserCaller, named: boolean) =>
+      own<AnnotationRow>(caller, named, "delete only the threads they started", (row) => `thread ${row.id}`)
     const ownComments = (caller: UserCaller, named: boolean, verb: "change" | "delete") =>
-      own<CommentRow>(caller, named, `${verb} comments`, (row) => `comment ${row.id}`)
+      own<CommentRow>(caller, named, `${verb} only their own comments`, (row) => `comment ${row.id}`)
 
     /** A call on one document: the user's role there first, then `run` with the threads it may see there. */
     const onDocument = <A, E>(
