@@ -165,6 +165,40 @@ export const walkthrough = [
   { path: "/v2/client/session/get", data: () => ({}) },
   { path: "/v2/client/access/get", data: () => ({ organizationId: org, documentIds: [doc, "spec-41"] }) },
   { path: "/v2/client/presence/get", data: () => ({ organizationId: org, documentId: doc }) },
+  // Ann's comments through the client API: she writes as herself (no `from`), in the threads she may see.
+  {
+    path: "/v2/client/commentannotations/add",
+    data: () => ({
+      organizationId: org,
+      documentId: doc,
+      commentAnnotations: [{ annotationId: "thread-2", location: { id: "section-3", locationName: "Delivery" }, commentData: [{ commentId: 1, commentText: "Can we ship the draft in March?" }] }]
+    })
+  },
+  {
+    path: "/v2/client/commentannotations/comments/add",
+    data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-2", commentData: [{ commentId: 2, commentText: "Or early April at the latest." }] })
+  },
+  {
+    path: "/v2/client/commentannotations/comments/update",
+    data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-2", commentIds: [2], updatedData: { commentText: "Or the first week of April at the latest." } })
+  },
+  {
+    path: "/v2/client/commentannotations/comments/reactions/add",
+    data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-1", commentId: 1, reaction: { reactionId: "eyes" } })
+  },
+  {
+    path: "/v2/client/commentannotations/comments/reactions/delete",
+    data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-1", commentId: 1, reaction: { reactionId: "eyes" } })
+  },
+  { path: "/v2/client/commentannotations/get", data: () => ({ organizationId: org, documentId: doc, pageSize: 50 }) },
+  { path: "/v2/client/commentannotations/count/get", data: () => ({ organizationId: org, documentIds: [doc] }) },
+  { path: "/v2/client/commentannotations/read", data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-2"] }) },
+  {
+    path: "/v2/client/commentannotations/update",
+    data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-2"], updatedData: { status: { id: "in-progress", name: "In progress", type: "ongoing" } } })
+  },
+  { path: "/v2/client/commentannotations/comments/delete", data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-2", commentIds: [2] }) },
+  { path: "/v2/client/commentannotations/delete", data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-2"] }) },
   {
     path: "/v2/auth/permissions/add",
     // Until 2100-01-01: a grant that expires during the walk's lifetime would change what get answers.

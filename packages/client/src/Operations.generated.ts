@@ -1729,6 +1729,416 @@ export interface CommentannotationsCommentsReactionsDeleteResult {
   }
 }
 
+export interface ClientCommentannotationsGetInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly documentIds?: ReadonlyArray<Id> | undefined
+  readonly groupByDocumentId?: boolean | undefined
+  readonly locationIds?: ReadonlyArray<Id> | undefined
+  readonly annotationIds?: ReadonlyArray<Id> | undefined
+  readonly userIds?: ReadonlyArray<Id> | undefined
+  readonly resolvedBy?: Id | undefined
+  readonly statusIds?: ReadonlyArray<Id> | undefined
+  readonly order?: "asc" | "desc" | undefined
+  readonly updatedAfter?: number | undefined
+  readonly updatedBefore?: number | undefined
+  readonly createdAfter?: number | undefined
+  readonly createdBefore?: number | undefined
+  readonly pageSize?: number | undefined
+  readonly pageToken?: string | undefined
+}
+
+export interface ClientCommentannotationsGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<CommentAnnotation | null> | {
+    readonly [key: string]: ReadonlyArray<CommentAnnotation | null>
+  }
+  readonly nextPageToken?: string
+}
+
+export interface ClientCommentannotationsCountGetInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+  readonly statusIds?: ReadonlyArray<Id> | undefined
+  readonly agentId?: unknown | undefined
+  readonly agentSuggestions?: unknown | undefined
+  readonly agentUrls?: unknown | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface ClientCommentannotationsCountGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly total: number
+      readonly unread: number
+    }
+  }
+}
+
+export interface ClientCommentannotationsAddInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly createOrganization?: boolean | undefined
+  readonly createDocument?: boolean | undefined
+  readonly commentAnnotations: ReadonlyArray<{
+    readonly annotationId?: Id | undefined
+    readonly location?: {
+      readonly id: Id | number
+      readonly locationName?: string | undefined
+    } & {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly targetElement?: {
+      readonly elementId?: string | undefined
+      readonly targetText?: string | undefined
+      readonly occurrence?: number | undefined
+      readonly selectAllContent?: boolean | undefined
+    } | undefined
+    readonly commentData: ReadonlyArray<{
+      readonly commentId?: number | undefined
+      readonly commentText?: string | undefined
+      readonly commentHtml?: string | undefined
+      readonly context?: {
+        readonly [key: string]: unknown
+      } | undefined
+      readonly isCommentResolverUsed?: boolean | undefined
+      readonly isCommentTextAvailable?: boolean | undefined
+      readonly triggerNotification?: boolean | undefined
+      readonly triggerActivities?: boolean | undefined
+      readonly createdAt?: number | undefined
+      readonly lastUpdated?: number | undefined
+      readonly taggedUserContacts?: ReadonlyArray<{
+        readonly userId: Id
+        readonly text?: string | undefined
+        readonly contact?: CommentUser | undefined
+      }> | undefined
+      readonly attachments?: ReadonlyArray<{
+        readonly attachmentId: number
+        readonly name?: string | undefined
+        readonly bucketPath?: string | undefined
+        readonly size?: number | undefined
+        readonly type?: string | undefined
+        readonly url?: string | undefined
+        readonly thumbnail?: string | undefined
+        readonly mimeType?: string | undefined
+        readonly metadata?: {
+          readonly [key: string]: unknown
+        } | undefined
+      }> | undefined
+      /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+      readonly from?: never | undefined
+    }>
+    readonly status?: CommentStatus | undefined
+    readonly assignedTo?: CommentUser | undefined
+    readonly context?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly createdAt?: number | undefined
+    readonly lastUpdated?: number | undefined
+    readonly priority?: {
+      readonly id: Id
+      readonly name: string
+      readonly color?: string | undefined
+      readonly lightColor?: string | undefined
+    } | undefined
+    readonly type?: "comment" | "suggestion" | undefined
+    readonly suggestion?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly commentType?: "manual" | "chart" | "suggestion" | undefined
+    readonly visibility?: {
+      readonly type: "public" | "organizationPrivate" | "restricted"
+      readonly organizationId?: Id | undefined
+      readonly userIds?: ReadonlyArray<Id> | undefined
+    } | undefined
+  }>
+}
+
+export interface ClientCommentannotationsAddResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly annotationId?: string
+      readonly commentIds?: ReadonlyArray<number>
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientCommentannotationsUpdateInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationIds?: ReadonlyArray<Id> | undefined
+  readonly locationIds?: ReadonlyArray<Id> | undefined
+  readonly userIds?: ReadonlyArray<Id> | undefined
+  readonly updatedData?: {
+    readonly location?: {
+      readonly id: Id | number
+      readonly locationName?: string | undefined
+    } & {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly targetElement?: {
+      readonly elementId?: string | undefined
+      readonly targetText?: string | undefined
+      readonly occurrence?: number | undefined
+      readonly selectAllContent?: boolean | undefined
+    } | undefined
+    readonly status?: CommentStatus | undefined
+    readonly assignedTo?: CommentUser | undefined
+    readonly context?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly priority?: {
+      readonly id: Id
+      readonly name: string
+      readonly color?: string | undefined
+      readonly lightColor?: string | undefined
+    } | undefined
+    readonly suggestion?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly visibility?: {
+      readonly type: "public" | "organizationPrivate" | "restricted"
+      readonly organizationId?: Id | undefined
+      readonly userIds?: ReadonlyArray<Id> | undefined
+    } | undefined
+    readonly createdAt?: number | undefined
+    readonly lastUpdated?: number | undefined
+    /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+    readonly from?: never | undefined
+    /** Not accepted: it names the acting user, who is the token's user: leave it out (set to the user when status is sent). */
+    readonly statusUpdatedByUserId?: never | undefined
+    /** Not accepted: it names the acting user, who is the token's user: leave it out (set to the user when a terminal status is sent). */
+    readonly resolvedByUserId?: never | undefined
+  } | undefined
+  /** Not accepted: it rewrites who wrote threads and comments, which only the server API may do. */
+  readonly updateUsers?: never | undefined
+}
+
+export interface ClientCommentannotationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string | number
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientCommentannotationsDeleteInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationIds?: ReadonlyArray<Id> | undefined
+  readonly locationIds?: ReadonlyArray<Id> | undefined
+  readonly userIds?: ReadonlyArray<Id> | undefined
+}
+
+export interface ClientCommentannotationsDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string | number
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientCommentannotationsCommentsAddInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationId: Id
+  readonly createOrganization?: boolean | undefined
+  readonly createDocument?: boolean | undefined
+  readonly commentData: ReadonlyArray<{
+    readonly commentId?: number | undefined
+    readonly commentText?: string | undefined
+    readonly commentHtml?: string | undefined
+    readonly context?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly isCommentResolverUsed?: boolean | undefined
+    readonly isCommentTextAvailable?: boolean | undefined
+    readonly createdAt?: number | undefined
+    readonly lastUpdated?: number | undefined
+    readonly taggedUserContacts?: ReadonlyArray<{
+      readonly userId: Id
+      readonly text?: string | undefined
+      readonly contact?: CommentUser | undefined
+    }> | undefined
+    readonly attachments?: ReadonlyArray<{
+      readonly attachmentId: number
+      readonly name?: string | undefined
+      readonly bucketPath?: string | undefined
+      readonly size?: number | undefined
+      readonly type?: string | undefined
+      readonly url?: string | undefined
+      readonly thumbnail?: string | undefined
+      readonly mimeType?: string | undefined
+      readonly metadata?: {
+        readonly [key: string]: unknown
+      } | undefined
+    }> | undefined
+    /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+    readonly from?: never | undefined
+  }>
+}
+
+export interface ClientCommentannotationsCommentsAddResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<number>
+}
+
+export interface ClientCommentannotationsCommentsUpdateInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationId: Id
+  readonly commentIds: ReadonlyArray<number>
+  readonly updatedData: {
+    readonly commentText?: string | undefined
+    readonly commentHtml?: string | undefined
+    readonly context?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly isCommentResolverUsed?: boolean | undefined
+    readonly isCommentTextAvailable?: boolean | undefined
+    readonly createdAt?: number | undefined
+    readonly lastUpdated?: number | undefined
+    readonly taggedUserContacts?: ReadonlyArray<{
+      readonly userId: Id
+      readonly text?: string | undefined
+      readonly contact?: CommentUser | undefined
+    }> | undefined
+    readonly attachments?: ReadonlyArray<{
+      readonly attachmentId: number
+      readonly name?: string | undefined
+      readonly bucketPath?: string | undefined
+      readonly size?: number | undefined
+      readonly type?: string | undefined
+      readonly url?: string | undefined
+      readonly thumbnail?: string | undefined
+      readonly mimeType?: string | undefined
+      readonly metadata?: {
+        readonly [key: string]: unknown
+      } | undefined
+    }> | undefined
+    /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+    readonly from?: never | undefined
+  }
+}
+
+export interface ClientCommentannotationsCommentsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string | number
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientCommentannotationsCommentsDeleteInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationId: Id
+  readonly commentIds?: ReadonlyArray<number> | undefined
+}
+
+export interface ClientCommentannotationsCommentsDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string | number
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientCommentannotationsCommentsReactionsAddInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationId: Id
+  readonly commentId: number
+  readonly reaction: {
+    readonly reactionId: Id
+    readonly customReaction?: {
+      readonly url?: string | undefined
+      readonly svg?: string | undefined
+      readonly emoji?: string | undefined
+    } | undefined
+  }
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly from?: never | undefined
+}
+
+export interface ClientCommentannotationsCommentsReactionsAddResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly reactionAnnotationId: string
+  }
+}
+
+export interface ClientCommentannotationsCommentsReactionsDeleteInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationId: Id
+  readonly commentId: number
+  readonly reaction: {
+    readonly reactionId: Id
+    readonly customReaction?: {
+      readonly url?: string | undefined
+      readonly svg?: string | undefined
+      readonly emoji?: string | undefined
+    } | undefined
+  }
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly from?: never | undefined
+}
+
+export interface ClientCommentannotationsCommentsReactionsDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly reactionAnnotationId: string
+  }
+}
+
+export interface ClientCommentannotationsReadInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly annotationIds: ReadonlyArray<Id>
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface ClientCommentannotationsReadResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string | number
+      readonly message: string
+    }
+  }
+}
+
 export interface WorkspaceAdvancedwebhookconfigGetInput {}
 
 export interface WorkspaceAdvancedwebhookconfigGetResult {
@@ -2305,6 +2715,28 @@ export interface Operations {
   readonly commentannotationsCommentsReactionsAdd: { readonly input: CommentannotationsCommentsReactionsAddInput; readonly result: CommentannotationsCommentsReactionsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
   /** Remove a user's reaction (an emoji) from a comment. `POST /v2/commentannotations/comments/reactions/delete`, API key and auth token. */
   readonly commentannotationsCommentsReactionsDelete: { readonly input: CommentannotationsCommentsReactionsDeleteInput; readonly result: CommentannotationsCommentsReactionsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** The comment threads the acting user may see (documents it may read, visibility that shows it), as commentannotations/get filters and pages them. `POST /v2/client/commentannotations/get`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsGet: { readonly input: ClientCommentannotationsGetInput; readonly result: ClientCommentannotationsGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Count each document's comment threads the acting user may see, and those it has not read since they last changed. `POST /v2/client/commentannotations/count/get`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCountGet: { readonly input: ClientCommentannotationsCountGetInput; readonly result: ClientCommentannotationsCountGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Add comment threads, every comment by the acting user (editor): all of them, or none. `POST /v2/client/commentannotations/add`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsAdd: { readonly input: ClientCommentannotationsAddInput; readonly result: ClientCommentannotationsAddResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "ALREADY_EXISTS" }
+  /** Change fields of the comment threads the acting user (editor) may see; a status sent is the user's change. Per-id results. `POST /v2/client/commentannotations/update`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsUpdate: { readonly input: ClientCommentannotationsUpdateInput; readonly result: ClientCommentannotationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete comment threads the acting user (editor) started (any it may see, as an admin), with their comments. Per-id results. `POST /v2/client/commentannotations/delete`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsDelete: { readonly input: ClientCommentannotationsDeleteInput; readonly result: ClientCommentannotationsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Add comments by the acting user (editor) to a thread it may see: all of them, or none; answers the new comment ids. `POST /v2/client/commentannotations/comments/add`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCommentsAdd: { readonly input: ClientCommentannotationsCommentsAddInput; readonly result: ClientCommentannotationsCommentsAddResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
+  /** Apply the same changes to comments of a thread, the acting user's own (any, as an admin; editor). Per-id results. `POST /v2/client/commentannotations/comments/update`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCommentsUpdate: { readonly input: ClientCommentannotationsCommentsUpdateInput; readonly result: ClientCommentannotationsCommentsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Delete comments of a thread, the acting user's own (any, as an admin; editor). Per-id results. `POST /v2/client/commentannotations/comments/delete`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCommentsDelete: { readonly input: ClientCommentannotationsCommentsDeleteInput; readonly result: ClientCommentannotationsCommentsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** The acting user (viewer) reacts to a comment with an emoji; once per emoji. `POST /v2/client/commentannotations/comments/reactions/add`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCommentsReactionsAdd: { readonly input: ClientCommentannotationsCommentsReactionsAddInput; readonly result: ClientCommentannotationsCommentsReactionsAddResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
+  /** The acting user (viewer) takes back its reaction (an emoji) to a comment. `POST /v2/client/commentannotations/comments/reactions/delete`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsCommentsReactionsDelete: { readonly input: ClientCommentannotationsCommentsReactionsDeleteInput; readonly result: ClientCommentannotationsCommentsReactionsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Record that the acting user (viewer) has read comment threads as they are now (count/get's unread). Per-id results. `POST /v2/client/commentannotations/read`, a user's token (Authorization: Bearer). */
+  readonly clientCommentannotationsRead: { readonly input: ClientCommentannotationsReadInput; readonly result: ClientCommentannotationsReadResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read the advanced-webhook settings (all off before the first configuration). `POST /v2/workspace/advancedwebhookconfig/get`, API key and auth token. */
   readonly workspaceAdvancedwebhookconfigGet: { readonly input: WorkspaceAdvancedwebhookconfigGetInput; readonly result: WorkspaceAdvancedwebhookconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Change advanced-webhook settings; the first change must be { isEnabled: true }. `POST /v2/workspace/advancedwebhookconfig/update`, API key and auth token. */
@@ -2426,6 +2858,17 @@ export const operationTable = {
   commentannotationsRead: { path: "/v2/commentannotations/read", auth: "apiKey" },
   commentannotationsCommentsReactionsAdd: { path: "/v2/commentannotations/comments/reactions/add", auth: "apiKey" },
   commentannotationsCommentsReactionsDelete: { path: "/v2/commentannotations/comments/reactions/delete", auth: "apiKey" },
+  clientCommentannotationsGet: { path: "/v2/client/commentannotations/get", auth: "user" },
+  clientCommentannotationsCountGet: { path: "/v2/client/commentannotations/count/get", auth: "user" },
+  clientCommentannotationsAdd: { path: "/v2/client/commentannotations/add", auth: "user" },
+  clientCommentannotationsUpdate: { path: "/v2/client/commentannotations/update", auth: "user" },
+  clientCommentannotationsDelete: { path: "/v2/client/commentannotations/delete", auth: "user" },
+  clientCommentannotationsCommentsAdd: { path: "/v2/client/commentannotations/comments/add", auth: "user" },
+  clientCommentannotationsCommentsUpdate: { path: "/v2/client/commentannotations/comments/update", auth: "user" },
+  clientCommentannotationsCommentsDelete: { path: "/v2/client/commentannotations/comments/delete", auth: "user" },
+  clientCommentannotationsCommentsReactionsAdd: { path: "/v2/client/commentannotations/comments/reactions/add", auth: "user" },
+  clientCommentannotationsCommentsReactionsDelete: { path: "/v2/client/commentannotations/comments/reactions/delete", auth: "user" },
+  clientCommentannotationsRead: { path: "/v2/client/commentannotations/read", auth: "user" },
   workspaceAdvancedwebhookconfigGet: { path: "/v2/workspace/advancedwebhookconfig/get", auth: "apiKey" },
   workspaceAdvancedwebhookconfigUpdate: { path: "/v2/workspace/advancedwebhookconfig/update", auth: "apiKey" },
   workspaceAdvancedwebhookEndpointsCreate: { path: "/v2/workspace/advancedwebhook/endpoints/create", auth: "apiKey" },
