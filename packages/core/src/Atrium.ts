@@ -184,7 +184,8 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
       request.headers.forEach((value, key) => (headers[key] = value))
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())
       const response = await handle({ method: request.method, path: url.pathname, headers, body })
-      return new Response(response.body, { status: response.status, headers: response.headers })
+      // A preflight's 204 has no body: a Response refuses even an empty one with that status.
+      return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers })
     },
     ready: () =>
       starting.then(() => {

@@ -52,7 +52,8 @@ export const readBody = (
 
 /** Writes an Atrium answer; a refused oversized body also closes the connection rather than read the rest. */
 export const writeResponse = (res: ServerResponse, response: AtriumResponse, closeConnection = false) => {
-  const headers: Record<string, string | number> = { ...response.headers, "content-length": Buffer.byteLength(response.body) }
+  // A 204 (a preflight's answer) carries no body and, by RFC 9110, no Content-Length.
+  const headers: Record<string, string | number> = response.status === 204 ? { ...response.headers } : { ...response.headers, "content-length": Buffer.byteLength(response.body) }
   if (closeConnection) headers.connection = "close"
   res.writeHead(response.status, headers)
   res.end(response.body)

@@ -6,44 +6,9 @@ import { secretMatches } from "../crypto/Secrets.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { WorkspaceRepo } from "../workspace/WorkspaceRepo.js"
 import { type ApiError, permissionDenied } from "./ApiError.js"
+import { keyedTtlCache } from "./KeyedTtlCache.js"
 import type { ApiKeyCaller, WorkspaceCaller } from "./Operation.js"
 import { RateLimiter } from "./RateLimiter.js"
-
-/**
- * A small time-bounded cache of what one API key owns (its tokens, its organizations), keyed by
- * the API key, then by the token or organization id: a lookup hashes the two strings it is given
- * instead of a string made from them, and forgetting a key is one delete. Hot requests would
- * otherwise read the same credentials and organization flags from storage on every call; writes
- * made through this process drop their entries at once, other servers see them within
- * `cacheTtlMillis` (docs/decisions.md).
- */
-const ttlCache = <V>(maxEntries = 10_000) => {
-  const byApiKey = new Map<string, Map<string, { readonly value: V; readonly until: number }>>()
-  let size = 0
-  return {
-    get: (apiKey: string, key: string, now: number): V | undefined => {
-      const entry = byApiKey.get(apiKey)?.get(key)
-      return entry !== undefined && entry.until > now ? entry.value : undefined
-    },
-    set: (apiKey: string, key: string, value: V, until: number) => {
-      if (size >= maxEntries) {
-        byApiKey.clear()
-        size = 0
-      }
-      let entries = byApiKey.get(apiKey)
-      if (entries === undefined) byApiKey.set(apiKey, entries = new Map())
-      if (!entries.has(key)) size++
-      entries.set(key, { value, until })
-    },
-    delete: (apiKey: string, key: string) => {
-      if (byApiKey.get(apiKey)?.delete(key) === true) size--
-    },
-    deleteApiKey: (apiKey: string) => {
-      size -= byApiKey.get(apiKey)?.size ?? 0
-      byApiKey.delete(apiKey)
-    }
-  }
-}
 
 export const INVALID_API_KEY = "Invalid API key."
 export const INVALID_WORKSPACE_CREDENTIALS = "Invalid workspace credentials."
@@ -93,9 +58,9 @@ export class Access extends Context.Tag("@atrium/core/Access")<Access, {
       // the cached checks run on every request and must cost next to nothing.
       const clock = yield* Effect.clock
       const now = () => clock.unsafeCurrentTimeMillis()
-      const verified = ttlCache<string>() // (apiKey, token) -> workspaceId
-      const disabled = ttlCache<boolean>() // (apiKey, organizationId) -> disabled
-      const existing = ttlCache<boolean>() // (apiKey, "") -> exists
+      const verified = keyedTtlCache<string>() // (apiKey, token) -> workspaceId
+      const disabled = keyedTtlCache<boolean>() // (apiKey, organizationId) -> disabled
+      const existing = keyedTtlCache<boolean>() // (apiKey, "") -> exists
 
       const apiKeyDenied = permissionDenied(INVALID_API_KEY)
       const workspaceDenied = permissionDenied(INVALID_WORKSPACE_CREDENTIALS)

@@ -9,6 +9,7 @@ import { isUtf8 } from "node:buffer"
 import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
 import { ApiError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from "./ApiError.js"
+import { AllowedOrigins, isClientPath, originAdmitted, originNotOfApiKey, preflightAnswer, withCors } from "./Cors.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
@@ -118,7 +119,7 @@ export interface DispatcherOptions<R> {
   readonly operations: ReadonlyArray<Operation<R>>
   readonly documents: Readonly<Record<string, DocumentHandler<R>>>
   readonly options: AtriumOptions
-  readonly runtime: Runtime.Runtime<R | Access | UserTokens>
+  readonly runtime: Runtime.Runtime<R | Access | UserTokens | AllowedOrigins>
 }
 
 /** `Authorization: Bearer <token>`: the token, or undefined for any other header. */
@@ -141,6 +142,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const access = Context.get(runtime.context, Access)
   const limitApiKey = access.limitApiKey
   const userTokens = Context.get(runtime.context, UserTokens)
+  const origins = Context.get(runtime.context, AllowedOrigins)
   const apiKeyOnClientPath = unauthenticated(
     `API keys are not accepted on client paths: send the user's token as "Authorization: Bearer <token>".`
   )
@@ -150,24 +152,33 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   const noToken = invalidToken({ reason: "no_bearer_token" })
   const keyGone = invalidToken()
 
-  /** The user a client call comes from: its token verified (kept until it expires), its API key still there. */
+  /**
+   * The user a client call comes from: its token verified (kept until it expires), its API key still
+   * there, and a browser's page at an origin that key's allowed domains admit (Cors.ts).
+   */
   const userCaller = (request: AtriumRequest): Effect.Effect<UserCaller, ApiError> => {
     if (header(request, names.apiKey) !== undefined || header(request, names.authToken) !== undefined) return Effect.fail(apiKeyOnClientPath)
     const token = bearerToken(header(request, "authorization"))
     if (token === undefined) return Effect.fail(noToken)
     return Effect.flatMap(userTokens.verify(token), (verified) =>
-      Effect.flatMap(access.apiKeyExists(verified.apiKey), (exists): Effect.Effect<UserCaller, ApiError> =>
-        exists
-          ? Effect.succeed({
-            mode: "user",
-            apiKey: verified.apiKey,
-            userId: verified.userId,
-            user: verified.user,
-            tokenResources: verified.permissions.resources,
-            expiresAt: verified.expiresAt * 1000,
-            ip: request.ip ?? ""
-          })
-          : Effect.fail(keyGone)))
+      Effect.flatMap(access.apiKeyExists(verified.apiKey), (exists): Effect.Effect<UserCaller, ApiError> => {
+        if (!exists) return Effect.fail(keyGone)
+        const caller: UserCaller = {
+          mode: "user",
+          apiKey: verified.apiKey,
+          userId: verified.userId,
+          user: verified.user,
+          tokenResources: verified.permissions.resources,
+          expiresAt: verified.expiresAt * 1000,
+          ip: request.ip ?? ""
+        }
+        const origin = header(request, "origin")
+        if (origin === undefined) return Effect.succeed(caller) // not from a browser page: nothing to admit
+        return Effect.flatMap(
+          originAdmitted(origins, verified.apiKey, origin, header(request, "host")),
+          (admitted) => admitted ? Effect.succeed(caller) : Effect.fail(originNotOfApiKey(origin))
+        )
+      }))
   }
 
   /**
@@ -244,6 +255,8 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     const route = routeOf(operation)
     for (const path of operation.paths) {
       if (routes.has(path)) throw new Error(`Two operations claim ${path}`)
+      // A success on a client path is answered to the page because the token's key admitted its origin.
+      if (isClientPath(path) !== (operation.auth === "user")) throw new Error(`${path}: client paths, and only they, take a user's token`)
       const name = operationIdOf(path)
       routes.set(path, tracing ? (request, data) => withOperationSpan(route(request, data), name, path, header(request, "traceparent")) : route)
       successStatus.set(path, operation.successStatus ?? 200)
@@ -255,7 +268,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
    * Runs an operation. A fiber starts at once and often finishes before runFork returns (every
    * SQLite read does): then its exit is read at once, with no promise or observer to allocate.
    */
-  const exitOf = <A, E>(effect: Effect.Effect<A, E, R | Access | UserTokens>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
+  const exitOf = <A, E>(effect: Effect.Effect<A, E, R | Access | UserTokens | AllowedOrigins>): Exit.Exit<A, E> | Promise<Exit.Exit<A, E>> => {
     const fiber = runFork(effect)
     return fiber.unsafePoll() ?? new Promise((resolve) => fiber.addObserver(resolve))
   }
@@ -270,9 +283,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     return fail(internal("Internal error."))
   }
 
-  const answer = async (request: AtriumRequest): Promise<AtriumResponse> => {
-    const query = request.path.indexOf("?")
-    const path = query === -1 ? request.path : request.path.slice(0, query)
+  const answerPath = async (request: AtriumRequest, path: string): Promise<AtriumResponse> => {
     const route = routes.get(path)
     if (route === undefined) {
       const document = documents[path]
@@ -304,6 +315,35 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     }
     logDefect(path, exit.cause)
     return fail(internal("Internal error."))
+  }
+
+  /**
+   * A client path's answer (spec client-api.md, "Conventions" 6; docs/decisions.md, "Client API"):
+   * a preflight is answered by whether any key's domains admit the origin, a call by whether its
+   * token's key's do (refused before it runs otherwise, in `userCaller`); an error, whose token may
+   * name no key, is readable by a page the preflight would admit, so the SDK sees "Token expired.".
+   */
+  const answerClient = async (request: AtriumRequest, path: string): Promise<AtriumResponse> => {
+    const origin = header(request, "origin")
+    if (origin === undefined) return withCors(await answerPath(request, path), undefined, false)
+    const host = header(request, "host")
+    if (request.method === "OPTIONS") {
+      const exit = await exitOf(originAdmitted(origins, undefined, origin, host))
+      if (Exit.isSuccess(exit)) return preflightAnswer(origin, exit.value)
+      logDefect(path, exit.cause)
+      return fail(internal("Internal error."))
+    }
+    const response = await answerPath(request, path)
+    if (response.status < 300) return withCors(response, origin, true)
+    const exit = await exitOf(originAdmitted(origins, undefined, origin, host))
+    if (Exit.isFailure(exit)) logDefect(path, exit.cause)
+    return withCors(response, origin, Exit.isSuccess(exit) && exit.value)
+  }
+
+  const answer = (request: AtriumRequest): Promise<AtriumResponse> => {
+    const query = request.path.indexOf("?")
+    const path = query === -1 ? request.path : request.path.slice(0, query)
+    return isClientPath(path) ? answerClient(request, path) : answerPath(request, path)
   }
 
   // A defect thrown outside an operation's Effect (e.g. while decoding) is still an answer, never a rejection an adapter would crash on.

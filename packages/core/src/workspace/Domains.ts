@@ -70,3 +70,39 @@ export const normalizeDomains = (
   }
   return { valid, invalid }
 }
+
+const ORIGIN = /^(https?):\/\/([^/?#@\s]+)$/
+
+/**
+ * The allowed-domain entries (as `normalizeDomain` stores them) any one of which admits a browser
+ * page at `origin` (`scheme://host[:port]`, as the `Origin` header sends it); undefined for an
+ * origin that is not http(s) (`null`, `file://`, a path). docs/decisions.md, "Client API":
+ * - the scheme does not count (entries keep none): http and https alike;
+ * - an entry without a port admits every port, one with a port only that port (the scheme's
+ *   default port when the origin names none: `example.com:443` admits `https://example.com`);
+ * - `www.` is the site itself, as when entries are stored: `example.com` admits `www.example.com`;
+ * - `*.example.com` admits every subdomain at any depth (`www.example.com` included), not
+ *   `example.com` itself.
+ *
+ *   https://a.b.example.com → a.b.example.com, a.b.example.com:443, *.b.example.com, *.b.example.com:443, *.example.com, *.example.com:443
+ */
+export const entriesAdmitting = (origin: string): ReadonlyArray<string> | undefined => {
+  const parts = ORIGIN.exec(origin)
+  if (parts === null) return undefined
+  const normalized = normalizeDomain(parts[2]!)
+  if (normalized === undefined || normalized.startsWith("*.")) return undefined
+  const withPort = /^(.*):(\d+)$/.exec(normalized)
+  const name = withPort === null ? normalized : withPort[1]!
+  const port = withPort === null ? (parts[1] === "https" ? ":443" : ":80") : `:${withPort[2]}`
+  const entries = [name, name + port]
+  if (IPV4.test(name) || name === "localhost") return entries
+  // Subdomains of every parent with at least two labels; `www.` counts as one (normalizing dropped it).
+  const labels = name.split(".")
+  const sent = parts[2]!.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+  if (sent.startsWith("www.") && sent.slice(4) === name) labels.unshift("www")
+  for (let i = 1; i <= labels.length - 2; i++) {
+    const parent = labels.slice(i).join(".")
+    entries.push(`*.${parent}`, `*.${parent}${port}`)
+  }
+  return entries
+}

@@ -9,4 +9,6 @@ export class DomainsRepo extends Context.Tag("@atrium/core/DomainsRepo")<Domains
   readonly add: (apiKey: string, domains: ReadonlyArray<string>, now: number) => Effect.Effect<ReadonlyArray<string>>
   /** Removes the domains; returns those that were in the list, in the given order. */
   readonly remove: (apiKey: string, domains: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  /** Whether the API key's list (any key's, when `apiKey` is undefined) holds one of `domains`. */
+  readonly includesAny: (apiKey: string | undefined, domains: ReadonlyArray<string>) => Effect.Effect<boolean>
 }>() {}

@@ -31,7 +31,12 @@ export const SqlDomainsRepo = Layer.effect(
       remove: (apiKey, domains) =>
         domains.length === 0 ? Effect.succeed([]) : sql`DELETE FROM allowed_domains WHERE ${
           sql.and([sql`api_key = ${apiKey}`, sql.in("domain", domains)])
-        } RETURNING domain`.pipe(mapRows(inGivenOrder(domains)))
+        } RETURNING domain`.pipe(mapRows(inGivenOrder(domains))),
+      // Any key's: by the domain alone (index allowed_domains_domain, migration 0016).
+      includesAny: (apiKey, domains) =>
+        domains.length === 0 ? Effect.succeed(false) : sql`SELECT 1 AS found FROM allowed_domains WHERE ${
+          apiKey === undefined ? sql.in("domain", domains) : sql.and([sql`api_key = ${apiKey}`, sql.in("domain", domains)])
+        } LIMIT 1`.pipe(mapRows((rows) => rows.length > 0))
     }
   })
 )

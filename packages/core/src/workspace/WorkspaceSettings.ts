@@ -8,6 +8,7 @@ import { Events } from "../events/Events.js"
 import { Mailer } from "../ports/Mailer.js"
 import { Transactions } from "../ports/Transactions.js"
 import { API_KEY_CONFIG_SETTING, storedApiKeyConfig } from "./ApiKeyConfig.js"
+import { DomainOrigins } from "./DomainOrigins.js"
 import { normalizeDomains } from "./Domains.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
@@ -50,6 +51,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
   effect: Effect.gen(function*() {
     const settings = yield* SettingsRepo
     const domains = yield* DomainsRepo
+    const origins = yield* DomainOrigins
     const loginLinks = yield* LoginLinksRepo
     const workspaces = yield* WorkspaceRepo
     const limiter = yield* RateLimiter
@@ -72,6 +74,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
         Effect.gen(function*() {
           const wanted = normalizeDomains(input.domains).valid // the schema refused invalid entries
           const added = yield* domains.add(apiKey, wanted, yield* Clock.currentTimeMillis)
+          origins.forget(apiKey) // a browser at a new domain is admitted at its next call
           if (added.length < wanted.length) {
             const skippedDomains = wanted.filter((domain) => !added.includes(domain))
             return yield* internal(`${DOMAINS_ADDED} Skipped existing domains.`, { domainsAdded: added, skippedDomains })
@@ -87,6 +90,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
         Effect.gen(function*() {
           const wanted = normalizeDomains(input.domains).valid
           const removed = yield* domains.remove(apiKey, wanted)
+          origins.forget(apiKey)
           if (removed.length < wanted.length) {
             const skippedDomains = wanted.filter((domain) => !removed.includes(domain))
             return yield* internal(`${DOMAINS_REMOVED} Skipped non-existing domains.`, { domainsRemoved: removed, skippedDomains })

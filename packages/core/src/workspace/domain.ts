@@ -1,4 +1,8 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
+import { AllowedOrigins } from "../protocol/Cors.js"
+import { DomainOrigins } from "./DomainOrigins.js"
 import { workspaceOperations } from "./operations.js"
 import { workspaceSettingsOperations } from "./settingsOperations.js"
 import { SqlDomainsRepo } from "./SqlDomainsRepo.js"
@@ -12,6 +16,8 @@ import { WorkspaceSettings } from "./WorkspaceSettings.js"
 export const workspaceDomain = defineDomain({
   name: "workspace",
   operations: [...workspaceOperations, ...workspaceSettingsOperations],
+  // Shared: the dispatcher asks it whether a browser's origin may call the client API (AllowedOrigins).
+  shared: [Layer.effect(AllowedOrigins, Effect.map(DomainOrigins, ({ admits, known }) => ({ admits, known }))).pipe(Layer.provideMerge(DomainOrigins.Default))],
   services: [Workspaces.Default, WorkspaceSettings.Default],
   repositories: [SqlWorkspaceRepo, SqlSettingsRepo, SqlDomainsRepo, SqlLoginLinksRepo],
   tags: [{

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { normalizeDomain, normalizeDomains } from "../../src/workspace/Domains.js"
+import { entriesAdmitting, normalizeDomain, normalizeDomains } from "../../src/workspace/Domains.js"
 import { continueUrlCheck, DISPOSABLE_EMAIL_DOMAINS, isDisposableEmail } from "../../src/workspace/EmailRules.js"
 
 describe("isDisposableEmail", () => {
@@ -126,4 +126,26 @@ describe("normalizeDomain", () => {
     })
     expect(normalizeDomains([])).toEqual({ valid: [], invalid: [] })
   })
+})
+
+describe("entriesAdmitting (the stored entries that admit a browser's origin)", () => {
+  it.each([
+    ["https://example.com", ["example.com", "example.com:443"]],
+    ["http://example.com:3000", ["example.com", "example.com:3000"]],
+    // www. is the site (as stored) and a subdomain of it (for wildcards).
+    ["https://www.example.com", ["example.com", "example.com:443", "*.example.com", "*.example.com:443"]],
+    ["https://a.b.example.co.uk", [
+      "a.b.example.co.uk", "a.b.example.co.uk:443",
+      "*.b.example.co.uk", "*.b.example.co.uk:443", "*.example.co.uk", "*.example.co.uk:443", "*.co.uk", "*.co.uk:443"
+    ]],
+    ["http://10.0.0.5:8080", ["10.0.0.5", "10.0.0.5:8080"]],
+    ["https://xn--mnchen-3ya.de", ["xn--mnchen-3ya.de", "xn--mnchen-3ya.de:443"]]
+  ])("%s → %j", (origin, entries) => {
+    expect(entriesAdmitting(origin)).toEqual(entries)
+  })
+
+  it.each(["null", "file://", "ftp://example.com", "https://example.com/", "https://example.com/path", "https://user@example.com", "example.com", "https://*.example.com", "https://[::1]:3000", "https://exa mple.com"])(
+    "admits nothing at %j",
+    (origin) => expect(entriesAdmitting(origin)).toBeUndefined()
+  )
 })

@@ -14,6 +14,7 @@ import webhookDeliveriesByKey from "./0012_webhook_deliveries_by_key.js"
 import access from "./0013_access.js"
 import accessVersions from "./0014_access_versions.js"
 import webhookMessageOrganization from "./0015_webhook_message_organization.js"
+import allowedDomainsByDomain from "./0016_allowed_domains_by_domain.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -38,7 +39,8 @@ export const migrationRecord = {
   "0012_webhook_deliveries_by_key": webhookDeliveriesByKey,
   "0013_access": access,
   "0014_access_versions": accessVersions,
-  "0015_webhook_message_organization": webhookMessageOrganization
+  "0015_webhook_message_organization": webhookMessageOrganization,
+  "0016_allowed_domains_by_domain": allowedDomainsByDomain
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -62,6 +62,15 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* domains.list(apiKey)).toEqual(["a.com", "c.com"])
       expect(yield* domains.add(apiKey, [], T0)).toEqual([])
       expect(yield* domains.remove(apiKey, [])).toEqual([])
+      // Whether a key's list (or any key's) holds one of the entries that admit an origin.
+      const other = unique("key")
+      const only = unique("only") + ".com"
+      yield* domains.add(other, [only], T0)
+      expect(yield* domains.includesAny(apiKey, ["z.com", "c.com"])).toBe(true)
+      expect(yield* domains.includesAny(apiKey, [only])).toBe(false)
+      expect(yield* domains.includesAny(undefined, ["z.com", only])).toBe(true)
+      expect(yield* domains.includesAny(undefined, [unique("nowhere") + ".com"])).toBe(false)
+      expect(yield* domains.includesAny(apiKey, [])).toBe(false)
     }))
 
   it.effect("LoginLinksRepo drops expired links (their token hash can be stored again)", () =>
