@@ -17,9 +17,12 @@ export const hasChromium = (file: string): boolean => {
   return false
 }
 
-/** Headless, with the flags a closed network needs: no background connections to Google's services. */
-export const launchChromium = (): Promise<Browser> =>
+/**
+ * Headless, with the flags a closed network needs: no background connections to Google's services;
+ * `args` besides (e.g. `--host-resolver-rules=MAP *.test 127.0.0.1` for pages on other origins).
+ */
+export const launchChromium = (args: ReadonlyArray<string> = []): Promise<Browser> =>
   chromium.launch({
     executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...args]
   })

@@ -40,7 +40,11 @@ const added = (ids: ReadonlyArray<string>) =>
   [200, success("Document(s) added successfully.", Object.fromEntries(ids.map((id, i) => [id, { success: true, id: g(i + 1), message: "Added Successfully" }])))] as const
 const page = (docs: ReadonlyArray<object>, beside: object = {}) => [200, success("Document(s) retrieved successfully.", docs, beside)] as const
 
-const expected: Record<string, ReadonlyArray<readonly [number, object]>> = {
+/** Answers on the client API carry `vary: origin`; those a listed page may read, its origin too. */
+const LISTED = "https://app.parity.example"
+const readable = { "access-control-allow-origin": LISTED, "access-control-expose-headers": "retry-after", vary: "origin" }
+
+const expected: Record<string, ReadonlyArray<readonly [number, object | undefined, Record<string, string>?]>> = {
   "public operation: workspace/create": [created],
   // The API key keeps the placeholder workspace/create's answer gave it.
   "workspace credentials: workspace/get": [created, retrieved(4)],
@@ -79,6 +83,20 @@ const expected: Record<string, ReadonlyArray<readonly [number, object]>> = {
     [403, error("PERMISSION_DENIED", "Invalid API key.")],
     [403, error("PERMISSION_DENIED", "Invalid workspace credentials.")]
   ],
+  "CORS: preflights and client calls from a listed origin and an unlisted one; none on the server API": [
+    [204, undefined, {
+      "access-control-allow-headers": "authorization, content-type, traceparent",
+      "access-control-allow-methods": "POST",
+      "access-control-allow-origin": LISTED,
+      "access-control-max-age": "7200",
+      vary: "origin"
+    }],
+    [403, error("PERMISSION_DENIED", "Origin https://elsewhere.parity.example is not allowed."), { vary: "origin" }],
+    [200, success("Access retrieved successfully.", { "doc-a": { accessRole: "editor" } }), readable],
+    [403, error("PERMISSION_DENIED", "Origin https://elsewhere.parity.example is not an allowed domain of this API key."), { vary: "origin" }],
+    page([]),
+    invalid("Method OPTIONS is not allowed: every operation is a POST.")
+  ],
   "mount prefix: the mount point, documents and query strings": [
     notFound("/"),
     notFound("/"),
@@ -95,7 +113,10 @@ describe("the parity suite through node-http (the reference)", () => {
     expect(Object.keys(record)).toEqual(parityScenarios.map((scenario) => scenario.name))
     const want = Object.fromEntries(Object.entries(expected).map(([name, answers]) => [
       name,
-      answers.map(([status, body]) => ({ status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body) }))
+      answers.map(([status, body, cors = {}]) =>
+        body === undefined
+          ? { status, contentType: "", body: "", cors } // an admitted preflight: no body, no type
+          : { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body), cors })
     ]))
     expect(record).toEqual(want)
   })

@@ -38,6 +38,8 @@ export interface ParityAnswer {
   readonly status: number
   readonly contentType: string
   readonly body: string
+  /** The answer's CORS headers and `vary`, by name: an adapter must pass them, and a preflight's OPTIONS, through. */
+  readonly cors: Readonly<Record<string, string>>
 }
 
 /** The `maxBodyBytes` the Atrium under test must have. */
@@ -92,6 +94,18 @@ const inOrder = async (send: Send, requests: ReadonlyArray<RawHttpRequest>) => {
 
 const DOCUMENTS = "/v2/organizations/documents/get"
 const ADD_V1 = "/v1/organizations/documents/add"
+const CLIENT_ACCESS = "/v2/client/access/get"
+/** The page the CORS scenario's key lists, and one no key lists. */
+const LISTED_ORIGIN = "https://app.parity.example"
+const UNLISTED_ORIGIN = "https://elsewhere.parity.example"
+
+/** A browser's preflight for a POST with the client API's headers. */
+const preflight = (path: string, origin: string) =>
+  raw("OPTIONS", path, { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" })
+
+/** The CORS headers of an answer (and `vary`), sorted by name. */
+const corsHeadersOf = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.keys(headers).filter((name) => name.startsWith("access-control-") || name === "vary").sort().map((name) => [name, headers[name]!]))
 
 export const parityScenarios: ReadonlyArray<ParityScenario> = [
   {
@@ -248,6 +262,26 @@ export const parityScenarios: ReadonlyArray<ParityScenario> = [
     }
   },
   {
+    // Only the answers that name nothing made up are recorded (the token is not).
+    name: "CORS: preflights and client calls from a listed origin and an unlisted one; none on the server API",
+    run: async (send) => {
+      const [, { apiKeyHeaders }] = await createWorkspace(send)
+      await send(post("/v2/workspace/domains/add", { domains: [LISTED_ORIGIN] }, apiKeyHeaders))
+      const issued = await send(post("/v2/auth/generate_token", { userId: "ann", userProperties: { name: "Ann", email: "ann@example.com" }, permissions: { resources: [] } }, apiKeyHeaders))
+      if (issued.status !== 200) throw new Error(`generate_token failed (${issued.status}): ${issued.body}`)
+      const user = { authorization: `Bearer ${JSON.parse(issued.body).result.data.token}` }
+      const access = { organizationId: "org-parity", documentIds: ["doc-a"] }
+      return inOrder(send, [
+        preflight(CLIENT_ACCESS, LISTED_ORIGIN),
+        preflight(CLIENT_ACCESS, UNLISTED_ORIGIN),
+        post(CLIENT_ACCESS, access, { ...user, origin: LISTED_ORIGIN }),
+        post(CLIENT_ACCESS, access, { ...user, origin: UNLISTED_ORIGIN }),
+        post(DOCUMENTS, { organizationId: "org-parity" }, { ...apiKeyHeaders, origin: LISTED_ORIGIN }),
+        preflight(DOCUMENTS, LISTED_ORIGIN)
+      ])
+    }
+  },
+  {
     name: "mount prefix: the mount point, documents and query strings",
     run: async (send) => {
       const [, { workspaceHeaders }] = await createWorkspace(send)
@@ -318,7 +352,7 @@ const masker = () => {
  * Runs every scenario, one after another, and returns each one's answers with
  * server-made values masked, so two adapters' records compare byte for byte.
  */
-export const recordParity = async (send: Send): Promise<Record<string, Array<{ status: number; contentType: string; body: string }>>> => {
+export const recordParity = async (send: Send): Promise<Record<string, Array<ParityAnswer>>> => {
   const record: Record<string, Array<ParityAnswer>> = {}
   const checked: Send = async (request) => {
     const answer = await send(request)
@@ -333,7 +367,8 @@ export const recordParity = async (send: Send): Promise<Record<string, Array<{ s
     record[scenario.name] = answers.map((answer) => ({
       status: answer.status,
       contentType: answer.headers["content-type"] ?? "",
-      body: mask(answer.body)
+      body: mask(answer.body),
+      cors: corsHeadersOf(answer.headers)
     }))
   }
   return record
