@@ -5,14 +5,19 @@
  */
 export { AtriumError } from "./AtriumError.js"
 export {
+  type CallArguments,
+  callOperation,
+  type CallOptions,
+  type CallOutcome,
+  type CallStatus,
+  orThrow
+} from "./Call.js"
+export {
   type AtriumClient,
   type AtriumClientOptions,
-  type CallOptions,
-  type CallStatus,
   createAtriumClient,
   type ErrorOf,
   type OperationName,
-  orThrow,
   type Outcome
 } from "./Client.js"
 export * from "./Operations.generated.js"
