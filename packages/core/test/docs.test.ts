@@ -6,7 +6,7 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import { defaultOptions } from "../src/Config.js"
 import { operations } from "../src/operations.js"
-import { clientSource } from "../src/codegen/ClientSource.js"
+import { browserSource, clientSource } from "../src/codegen/ClientSource.js"
 import { examples } from "../src/codegen/Examples.js"
 import { referenceMarkdown } from "../src/codegen/Reference.js"
 import { openApiDocument } from "../src/protocol/OpenApi.js"
@@ -27,6 +27,11 @@ describe("generated documents are current (run `pnpm docs` after changing an ope
   it("packages/client/src/Operations.generated.ts", () => {
     const committed = readFileSync(join(docs, "..", "packages", "client", "src", "Operations.generated.ts"), "utf8")
     expect(committed).toBe(clientSource(operations as any, openApiDocument(operations as any, { headerPrefix: defaultOptions.headerPrefix })))
+  })
+
+  it("packages/browser/src/Operations.generated.ts", () => {
+    const committed = readFileSync(join(docs, "..", "packages", "browser", "src", "Operations.generated.ts"), "utf8")
+    expect(committed).toBe(browserSource(operations as any, openApiDocument(operations as any, { headerPrefix: defaultOptions.headerPrefix })))
   })
 
   it("documents every path of every operation once", () => {
