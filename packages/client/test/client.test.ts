@@ -3,20 +3,14 @@
  * operation of the table called once through its method (the walkthrough `pnpm docs` records,
  * scripts/walkthrough.mjs), then the errors a caller meets, each as a typed AtriumError.
  */
-import { type AtriumHandler, type AtriumOptionsInput, operations } from "@atrium/core"
-import { CapturedMail, testAtrium } from "@atrium/core/testing"
-import { toNodeListener } from "@atrium/node-http"
-import { PgStorage } from "@atrium/sql-pg"
-import { testDatabase } from "@atrium/sql-pg/testing"
-import { SqliteStorage } from "@atrium/sql-sqlite"
-import { mkdtempSync, rmSync } from "node:fs"
+import { operations } from "@atrium/core"
 import { createServer, type Server } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Schema from "effect/Schema"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listen } from "../../../test-support/backends.js"
+import { type HttpAtrium, serveAtrium } from "../../../test-support/HttpAtrium.js"
 import { AtriumError, type AtriumClient, createAtriumClient, operationTable, orThrow } from "../src/index.js"
 
 /** scripts/walkthrough.mjs's `replay`: every path once, in an order where each finds what it needs. */
@@ -30,41 +24,11 @@ const nameOf = new Map<string, string>(Object.entries(operationTable).map(([name
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
 
-interface Running {
-  readonly url: string
-  readonly atrium: AtriumHandler
-  readonly stop: () => Promise<void>
-}
-
-/** Atrium on `storage` behind a real node:http server, optionally under a mount path. */
-const serve = async (storage: "sqlite" | "postgres", options: AtriumOptionsInput = {}, basePath?: string): Promise<Running> => {
-  const dir = mkdtempSync(join(tmpdir(), "atrium-client-"))
-  const db = storage === "postgres" ? await testDatabase() : undefined
-  const atrium = testAtrium(
-    db ? PgStorage.layer({ url: db.url }) : SqliteStorage.layer({ filename: join(dir, "atrium.db") }),
-    options,
-    CapturedMail.layer // keeps the sign-in mails out of the test output
-  )
-  await atrium.ready()
-  const server = createServer(toNodeListener(atrium, basePath === undefined ? {} : { basePath }))
-  const url = await listen(server)
-  return {
-    url,
-    atrium,
-    stop: async () => {
-      await close(server)
-      await atrium.dispose()
-      await db?.drop()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
-}
-
 for (const storage of ["sqlite", "postgres"] as const) {
   describe(`@atrium/client on ${storage}`, () => {
-    let running: Running
+    let running: HttpAtrium
     beforeAll(async () => {
-      running = await serve(storage)
+      running = await serveAtrium(storage)
     })
     afterAll(() => running?.stop())
 
@@ -101,10 +65,10 @@ for (const storage of ["sqlite", "postgres"] as const) {
 }
 
 describe("@atrium/client errors and options", () => {
-  let running: Running
+  let running: HttpAtrium
   let client: AtriumClient
   beforeAll(async () => {
-    running = await serve("sqlite")
+    running = await serveAtrium("sqlite")
     const created = await orThrow(createAtriumClient({ baseUrl: running.url }).workspaceCreate({ ownerEmail: "owner@acme.example" }))
     const [apiKey, entry] = Object.entries(created.data.apiKeyList)[0]!
     client = createAtriumClient({
@@ -159,7 +123,7 @@ describe("@atrium/client errors and options", () => {
   })
 
   it("sends the credentials under the server's header prefix", async () => {
-    const velt = await serve("sqlite", { headerPrefix: "x-velt" })
+    const velt = await serveAtrium("sqlite", { options: { headerPrefix: "x-velt" } })
     try {
       const anonymous = createAtriumClient({ baseUrl: velt.url, headerPrefix: "x-velt" })
       const created = await orThrow(anonymous.workspaceCreate({ ownerEmail: "owner@acme.example" }))
@@ -173,7 +137,7 @@ describe("@atrium/client errors and options", () => {
   })
 
   it("calls an Atrium mounted under a path, with or without a trailing slash on baseUrl", async () => {
-    const mounted = await serve("sqlite", {}, "/collab")
+    const mounted = await serveAtrium("sqlite", { basePath: "/collab" })
     try {
       for (const baseUrl of [`${mounted.url}/collab`, `${mounted.url}/collab/`]) {
         const outcome = await createAtriumClient({ baseUrl }).workspaceCreate({ ownerEmail: `o${baseUrl.length}@acme.example` })

@@ -1,0 +1,61 @@
+/**
+ * What the browser SDK's tests run against: a real Atrium behind node:http on loopback, with a
+ * workspace, an organization "acme" and its document "spec-42" (Ann and Bo present on it), and
+ * the tokens a host app's backend would hand its signed-in users.
+ */
+import { createAtriumClient, orThrow } from "@atrium/client"
+import { Tokens } from "@atrium/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { type HttpAtrium, serveAtrium } from "../../../test-support/HttpAtrium.js"
+
+export interface Host extends HttpAtrium {
+  readonly apiKey: string
+  /** What the host's backend does for a signed-in user: generate_token with its API key. */
+  readonly token: (userId: string, expiresInSeconds?: number) => Promise<string>
+  /** A token as generate_token would have issued it `ageSeconds` ago, for `lifetimeSeconds`: Atrium's own signing, its clock turned back. */
+  readonly tokenIssuedAgo: (userId: string, ageSeconds: number, lifetimeSeconds: number) => Promise<string>
+}
+
+const userProperties = (userId: string) => ({ name: `User ${userId}`, email: `${userId}@acme.example` })
+
+/** `routes` answers the requests it knows (a page, a token endpoint) before Atrium sees them. */
+export const startHost = async (routes?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<Host> => {
+  const served = await serveAtrium("memory", routes && { routes })
+  const created = await orThrow(createAtriumClient({ baseUrl: served.url }).workspaceCreate({ ownerEmail: "owner@acme.example" }))
+  const [apiKey, entry] = Object.entries(created.data.apiKeyList)[0]!
+  const backend = createAtriumClient({ baseUrl: served.url, apiKey, authToken: entry.authToken })
+  await orThrow(backend.organizationsAdd({ organizations: [{ organizationId: "acme", organizationName: "Acme" }] }))
+  await orThrow(backend.organizationsDocumentsAdd({ organizationId: "acme", documents: [{ documentId: "spec-42", documentName: "Spec 42" }] }))
+  await orThrow(backend.presenceAdd({
+    organizationId: "acme",
+    documentId: "spec-42",
+    users: ["ann", "bo"].map((userId) => ({ userId, ...userProperties(userId), status: "online" as const }))
+  }))
+  const permissions = { resources: [{ type: "organization" as const, id: "acme" }] }
+
+  return {
+    ...served,
+    apiKey,
+    token: async (userId, expiresInSeconds) =>
+      (await orThrow(backend.authGenerateToken({ userId, userProperties: userProperties(userId), permissions, expiresInSeconds }))).data.token,
+    tokenIssuedAgo: (userId, ageSeconds, lifetimeSeconds) =>
+      served.atrium.runtime.runPromise(
+        Tokens.generate(apiKey, { userId, userProperties: userProperties(userId), permissions, expiresInSeconds: lifetimeSeconds }).pipe(
+          Effect.map(({ token }) => token),
+          Effect.withClock(clockAt(Date.now() - ageSeconds * 1000))
+        )
+      )
+  }
+}
+
+/** A clock stopped at `millis`. */
+const clockAt = (millis: number): Clock.Clock => ({
+  [Clock.ClockTypeId]: Clock.ClockTypeId,
+  unsafeCurrentTimeMillis: () => millis,
+  currentTimeMillis: Effect.succeed(millis),
+  unsafeCurrentTimeNanos: () => BigInt(millis) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n),
+  sleep: () => Effect.void
+})

@@ -1,0 +1,55 @@
+/**
+ * A fresh Atrium on the storage named, behind a real node:http server on loopback, as the typed
+ * clients' tests call it: optionally under a mount path, and with `routes` that answer the requests
+ * they know (a test page, a host's token endpoint) before Atrium sees them.
+ */
+import type { AtriumHandler, AtriumOptionsInput } from "@atrium/core"
+import { CapturedMail, MemoryStorage, testAtrium } from "@atrium/core/testing"
+import { toNodeListener } from "@atrium/node-http"
+import { PgStorage } from "@atrium/sql-pg"
+import { testDatabase } from "@atrium/sql-pg/testing"
+import { SqliteStorage } from "@atrium/sql-sqlite"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { listen } from "./backends.js"
+
+export interface HttpAtrium {
+  readonly url: string
+  readonly atrium: AtriumHandler
+  readonly stop: () => Promise<void>
+}
+
+export const serveAtrium = async (
+  storage: "memory" | "sqlite" | "postgres",
+  { basePath, options = {}, routes }: {
+    readonly options?: AtriumOptionsInput
+    readonly basePath?: string
+    readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean
+  } = {}
+): Promise<HttpAtrium> => {
+  const dir = storage === "sqlite" ? mkdtempSync(join(tmpdir(), "atrium-http-")) : undefined
+  const db = storage === "postgres" ? await testDatabase() : undefined
+  const atrium = testAtrium(
+    db ? PgStorage.layer({ url: db.url }) : dir ? SqliteStorage.layer({ filename: join(dir, "atrium.db") }) : MemoryStorage,
+    options,
+    CapturedMail.layer // keeps the sign-in mails out of the test output
+  )
+  await atrium.ready()
+  const api = toNodeListener(atrium, basePath === undefined ? {} : { basePath })
+  const server = createServer((req, res) => {
+    if (routes?.(req, res) !== true) api(req, res)
+  })
+  const url = await listen(server)
+  return {
+    url,
+    atrium,
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await atrium.dispose()
+      await db?.drop()
+      if (dir) rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
