@@ -3,8 +3,9 @@
  * workspace, with npm and with pnpm, in an app that already depends on `effect`. The README's
  * embedding snippets run there as written (TypeScript stripped, port and file names filled in),
  * with one copy of `effect` in the tree; `atrium serve` runs from the installed bin; publint and
- * arethetypeswrong (profile node16) find nothing in any tarball. Needs `pnpm build` first and the
- * npm registry for the install (about a minute with npm, which compiles better-sqlite3).
+ * arethetypeswrong (profile node16; esm-only for @atrium/browser, an ES module only) find nothing
+ * in any tarball. Needs `pnpm build` first and the npm registry for the install (about a minute
+ * with npm, which compiles better-sqlite3).
  */
 import { testDatabase, type TestDatabase } from "@atrium/sql-pg/testing"
 import { execFile, spawn } from "node:child_process"
@@ -74,8 +75,8 @@ describe("each tarball", () => {
       for (const shared of ["effect", "@effect/platform", "@effect/sql", "@effect/experimental"]) {
         expect(dependencies, `${name} bundles its own ${shared}`).not.toContain(shared)
       }
-      // The client talks HTTP only: it needs neither Effect nor the core.
-      if (name === "@atrium/client") expect(manifest.dependencies ?? {}, name).toEqual({})
+      // The clients talk HTTP only: they need neither Effect nor the core.
+      if (name === "@atrium/client" || name === "@atrium/browser") expect(manifest.dependencies ?? {}, name).toEqual({})
       else if (name !== "@atrium/core" && name !== "@atrium/server") {
         expect(manifest.peerDependencies?.["@atrium/core"], name).toBe("^0.1.0")
         expect(dependencies, name).not.toContain("@atrium/core")
@@ -88,9 +89,18 @@ describe("each tarball", () => {
     for (const [name, tarball] of Object.entries(tarballs)) {
       // Both exit non-zero on any finding; the rejection carries their output.
       await expect(run(bin("publint"), ["--strict", tarball], work), name).resolves.toContain("All good!")
-      await expect(run(bin("attw"), [tarball, "--profile", "node16", "--format", "ascii"], work), name).resolves.toBeTypeOf("string")
+      // @atrium/browser is an ES module only (browsers and bundlers): CommonJS is not asked of it.
+      const profile = name === "@atrium/browser" ? "esm-only" : "node16"
+      await expect(run(bin("attw"), [tarball, "--profile", profile, "--format", "ascii"], work), name).resolves.toBeTypeOf("string")
     }
   }, 120_000)
+
+  it("gives @atrium/browser as one module that imports nothing, its types included", async () => {
+    const tarball = tarballs["@atrium/browser"]!
+    for (const file of ["package/dist/index.js", "package/dist/index.d.ts"]) {
+      expect(await tarFile(tarball, file), file).not.toMatch(/^\s*(import|export)\b[^;]*\bfrom\s*["']|\bimport\s*\(|\brequire\s*\(/m)
+    }
+  })
 })
 
 /** The README's embedding snippets, by the package that mounts Atrium. */
