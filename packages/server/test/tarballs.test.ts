@@ -84,7 +84,7 @@ describe("each tarball", () => {
     }
   })
 
-  it("is clean under publint and arethetypeswrong --profile node16", async () => {
+  it("is clean under publint and arethetypeswrong (--profile node16; esm-only for @atrium/browser)", async () => {
     const bin = (tool: string) => join(root, "node_modules", ".bin", tool)
     for (const [name, tarball] of Object.entries(tarballs)) {
       // Both exit non-zero on any finding; the rejection carries their output.
