@@ -20,6 +20,7 @@ import {
   PG_ADMIN_URL,
   poster,
   root,
+  seedThreads,
   startPinned as start,
   stopServer as stop,
   wrk as runWrk
@@ -49,29 +50,7 @@ try {
   const post = poster(creds)
   const seeding = await start(process.execPath, [cli, "serve"], env)
   const t0 = Date.now()
-  // Ten threads of 5 comments a call: the 50 comments commentannotations/add takes (docs/protocol.md, "Limits").
-  for (let done = 0; done < threadCount; done += 10) {
-    await post(seeding.url, "/v2/commentannotations/add", {
-      organizationId,
-      documentId,
-      createOrganization: done === 0,
-      createDocument: done === 0,
-      commentAnnotations: Array.from({ length: Math.min(10, threadCount - done) }, (_, i) => {
-        const n = done + i
-        const at = 1_700_000_000_000 + n * 1000
-        return {
-          annotationId: `thread-${n}`,
-          createdAt: at,
-          location: { id: `section-${n % 20}` },
-          commentData: Array.from({ length: 5 }, (_, c) => ({
-            commentText: `Comment ${c} on thread ${n}: a sentence or two of review text, as people write them.`,
-            from: { userId: `user-${(n + c) % 37}`, name: `User ${(n + c) % 37}`, email: `user${(n + c) % 37}@example.com` },
-            createdAt: at + c
-          }))
-        }
-      })
-    })
-  }
+  await seedThreads((path, data) => post(seeding.url, path, data), { organizationId, documentId, threadCount })
   await stop(seeding)
   console.log(`seeded ${threadCount} threads of 5 comments in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
   await database.analyze()

@@ -74,6 +74,35 @@ export const poster = (creds) => {
 }
 
 /**
+ * One document with `threadCount` threads of 5 comments each, through commentannotations/add,
+ * ten threads a call (the 50 comments it takes: docs/protocol.md, "Limits"). `post(path, data)`.
+ */
+export const seedThreads = async (post, { organizationId, documentId, threadCount }) => {
+  for (let done = 0; done < threadCount; done += 10) {
+    await post("/v2/commentannotations/add", {
+      organizationId,
+      documentId,
+      createOrganization: done === 0,
+      createDocument: done === 0,
+      commentAnnotations: Array.from({ length: Math.min(10, threadCount - done) }, (_, i) => {
+        const n = done + i
+        const at = 1_700_000_000_000 + n * 1000
+        return {
+          annotationId: `thread-${n}`,
+          createdAt: at,
+          location: { id: `section-${n % 20}` },
+          commentData: Array.from({ length: 5 }, (_, c) => ({
+            commentText: `Comment ${c} on thread ${n}: a sentence or two of review text, as people write them.`,
+            from: { userId: `user-${(n + c) % 37}`, name: `User ${(n + c) % 37}`, email: `user${(n + c) % 37}@example.com` },
+            createdAt: at + c
+          }))
+        }
+      })
+    })
+  }
+}
+
+/**
  * An answer with its keys sorted and any `pageToken` reduced to whether there is one: a
  * baseline's page token ("next") is not Atrium's encrypted one, everything else must match.
  */
@@ -123,10 +152,11 @@ export const peakRss = (pid) => {
 }
 
 /**
- * wrk pinned to core 1, POSTing `{data}` with the credentials; asynchronous, so the RSS sampler
- * keeps running meanwhile. Fails on any non-2xx answer.
+ * wrk pinned to core 1, POSTing `{data}` with the credentials (the API key's, or `bearer`: a
+ * user's token, for the client API); asynchronous, so the RSS sampler keeps running meanwhile.
+ * Fails on any non-2xx answer.
  */
-export const wrk = async ({ connections, creds, data, rotate, seconds, url }) => {
+export const wrk = async ({ bearer, connections, creds, data, rotate, seconds, url }) => {
   // rotate: each request's body has its "%N%" replaced by the next of 0 … rotate - 1 (mixed.lua).
   const script = join(root, rotate === undefined ? "bench/post.lua" : "bench/mixed.lua")
   const { stdout: out } = await promisify(execFile)(
@@ -138,8 +168,7 @@ export const wrk = async ({ connections, creds, data, rotate, seconds, url }) =>
         ...process.env,
         BENCH_BODY: JSON.stringify({ data }),
         ...(rotate !== undefined && { BENCH_REQUESTS: `${new URL(url).pathname} ${JSON.stringify({ data })}`, BENCH_ROTATE: String(rotate) }),
-        BENCH_API_KEY: creds.apiKey,
-        BENCH_AUTH_TOKEN: creds.authToken
+        ...(bearer === undefined ? { BENCH_API_KEY: creds.apiKey, BENCH_AUTH_TOKEN: creds.authToken } : { BENCH_BEARER: bearer })
       }
     }
   )

@@ -10,8 +10,13 @@ local rotate = tonumber(os.getenv("BENCH_ROTATE") or "")
 local n = 0
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
-wrk.headers["x-service-api-key"] = os.getenv("BENCH_API_KEY")
-wrk.headers["x-service-auth-token"] = os.getenv("BENCH_AUTH_TOKEN")
+-- A user's token (the client API, which refuses the API key's headers), or the API key's.
+if os.getenv("BENCH_BEARER") then
+  wrk.headers["authorization"] = "Bearer " .. os.getenv("BENCH_BEARER")
+else
+  wrk.headers["x-service-api-key"] = os.getenv("BENCH_API_KEY")
+  wrk.headers["x-service-auth-token"] = os.getenv("BENCH_AUTH_TOKEN")
+end
 
 request = function()
   n = n + 1
