@@ -14,6 +14,7 @@ import { NotificationPreferencesRepo } from "./notifications/NotificationPrefere
 import { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
 import { PresenceRepo } from "./presence/PresenceRepo.js"
 import { RateLimitsRepo } from "./protocol/RateLimitsRepo.js"
+import { RealtimeLogRepo } from "./realtime/RealtimeLogRepo.js"
 import { ServerSecretsRepo } from "./ports/ServerSecretsRepo.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { Transactions } from "./ports/Transactions.js"
@@ -43,6 +44,7 @@ export {
   OrganizationsRepo,
   PresenceRepo,
   RateLimitsRepo,
+  RealtimeLogRepo,
   ServerSecretsRepo,
   StorageHealth,
   Transactions,
