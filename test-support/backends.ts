@@ -50,8 +50,17 @@ const started = async (atrium: AtriumHandler, client: TestClient, stop: () => Pr
   return { atrium, client, workspace: (email) => createTestWorkspace(client, email), stop }
 }
 
-export const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+/**
+ * Listens on a free loopback port. Idle connections are kept a minute, not node's 5 s: the test's
+ * fetch and the server share one event loop, and a test that holds it (a storage comparison under
+ * a loaded CI machine) can send its next request on a connection whose 5 s ran out meanwhile. The
+ * server then closes it under the request (ECONNRESET on read) before fetch's own idle timer,
+ * which runs up to a second late, has dropped it.
+ */
+export const listen = (server: Server): Promise<string> => {
+  server.keepAliveTimeout = 60_000
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+}
 
 /** `atrium` behind a real node:http server on loopback; `cleanup` runs once the server and Atrium are closed. */
 const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): Promise<Started> => {

@@ -1,0 +1,2 @@
+import { project } from "../../vitest.shared.js"
+export default project("example-browser")
