@@ -14,6 +14,7 @@ import { NotificationPreferencesRepo } from "./notifications/NotificationPrefere
 import { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
 import { PresenceRepo } from "./presence/PresenceRepo.js"
 import { RateLimitsRepo } from "./protocol/RateLimitsRepo.js"
+import { ChangeFeed } from "./realtime/ChangeFeed.js"
 import { RealtimeLogRepo } from "./realtime/RealtimeLogRepo.js"
 import { ServerSecretsRepo } from "./ports/ServerSecretsRepo.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
@@ -32,6 +33,7 @@ import { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
 export {
   ActivitiesRepo,
   AgentExecutionsRepo,
+  ChangeFeed,
   CommentsRepo,
   DeliveriesRepo,
   DocumentsRepo,
@@ -62,7 +64,8 @@ export {
 /**
  * Everything a storage Layer provides: every domain's repositories (their descriptors'
  * `repositories`, domains.ts), the jobs' data port over the domains' tables, the transaction
- * boundary, a health check, the server's secrets and the rate limits' counters. In-memory
+ * boundary, a health check, the server's secrets, the rate limits' counters and the change feed
+ * between servers (realtime/ChangeFeed.ts). In-memory
  * (`@atrium/core/testing`), SQLite (`@atrium/sql-sqlite`) and PostgreSQL provide all of them.
  */
 export type StorageServices =
@@ -72,3 +75,4 @@ export type StorageServices =
   | RateLimitsRepo
   | Transactions
   | StorageHealth
+  | ChangeFeed

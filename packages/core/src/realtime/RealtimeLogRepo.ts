@@ -40,6 +40,8 @@ export class RealtimeLogRepo extends Context.Tag("@atrium/core/RealtimeLogRepo")
   readonly follow: (serverId: string, apiKeys: ReadonlyArray<string>, expiresAt: number) => Effect.Effect<void>
   /** This server no longer follows these keys (all of them, when undefined: it stops). */
   readonly unfollow: (serverId: string, apiKeys?: ReadonlyArray<string>) => Effect.Effect<void>
-  /** The keys some server follows at `now`; rows past their time are deleted on the way. */
+  /** The keys some server follows at `now` (a read only: writers ask it inside their transactions). */
   readonly followedKeys: (now: number) => Effect.Effect<ReadonlyArray<string>>
+  /** Deletes follows past their time (a server that stopped without saying so). */
+  readonly forgetExpiredFollows: (now: number) => Effect.Effect<void>
 }>() {}

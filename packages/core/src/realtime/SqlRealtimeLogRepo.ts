@@ -64,11 +64,12 @@ export const SqlRealtimeLogRepo = Layer.effect(
         apiKeys !== undefined && apiKeys.length === 0 ? Effect.void : sql`DELETE FROM realtime_followers WHERE ${
           sql.and([sql`server_id = ${serverId}`, ...(apiKeys === undefined ? [] : [sql.in("api_key", apiKeys)])])
         }`.pipe(ignoreRows),
+      // A read only: it runs inside writers' transactions (Events asks whether a key is followed).
       followedKeys: (now) =>
-        Effect.zipRight(
-          sql`DELETE FROM realtime_followers WHERE expires_at <= ${now}`.pipe(ignoreRows),
-          sql`SELECT DISTINCT api_key FROM realtime_followers ORDER BY api_key`.pipe(allRows((r: { api_key: string }) => r.api_key))
-        )
+        sql`SELECT DISTINCT api_key FROM realtime_followers WHERE expires_at > ${now} ORDER BY api_key`.pipe(
+          allRows((r: { api_key: string }) => r.api_key)
+        ),
+      forgetExpiredFollows: (now) => sql`DELETE FROM realtime_followers WHERE expires_at <= ${now}`.pipe(ignoreRows)
     }
   })
 )

@@ -58,5 +58,8 @@ export const cases: StorageCases = (it, expect) => {
       expect(mine(yield* log.followedKeys(T0 + 200))).toEqual([c])
       yield* log.unfollow(s2)
       expect(mine(yield* log.followedKeys(T0 + 200))).toEqual([])
+      yield* log.follow(s1, [b], T0 + 100)
+      yield* log.forgetExpiredFollows(T0 + 200)
+      expect(mine(yield* log.followedKeys(T0))).toEqual([])
     }))
 }
