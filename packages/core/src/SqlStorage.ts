@@ -12,6 +12,7 @@ import { SqlServerSecretsRepo } from "./ports/SqlServerSecretsRepo.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { Transactions, withCommitHooks } from "./ports/Transactions.js"
 import { SqlRateLimitsRepo } from "./protocol/SqlRateLimitsRepo.js"
+import { type ChangeFeed, InProcessChangeFeed } from "./realtime/ChangeFeed.js"
 import type { StorageServices } from "./Storage.js"
 
 /**
@@ -68,13 +69,18 @@ const SqlHealth = Layer.effect(
  * and PostgreSQL packages add only their client and their migrations. Each domain's
  * repositories come from its descriptor (domains.ts); the jobs' data port visits every
  * domain's tables; the rest is the storage's own (transactions, health, server secrets,
- * rate limits).
+ * rate limits) and `changeFeed`, how changes reach the other servers on the database.
  */
-export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient> = Layer.mergeAll(
-  mergeLayers(domains.flatMap<Domain["repositories"][number]>((domain) => domain.repositories)),
-  SqlJobDataPort(domains.flatMap<DataTable>((domain) => "dataTables" in domain ? domain.dataTables : [])),
-  SqlServerSecretsRepo,
-  SqlRateLimitsRepo,
-  SqlTransactions,
-  SqlHealth
-)
+export const sqlStorage = <E>(changeFeed: Layer.Layer<ChangeFeed, E, SqlClient.SqlClient>): Layer.Layer<StorageServices, E, SqlClient.SqlClient> =>
+  Layer.mergeAll(
+    mergeLayers(domains.flatMap<Domain["repositories"][number]>((domain) => domain.repositories)),
+    SqlJobDataPort(domains.flatMap<DataTable>((domain) => "dataTables" in domain ? domain.dataTables : [])),
+    SqlServerSecretsRepo,
+    SqlRateLimitsRepo,
+    SqlTransactions,
+    SqlHealth,
+    changeFeed
+  )
+
+/** The SQL storage of one process (SQLite, memory): its changes reach only this process's subscribers. */
+export const SqlStorage: Layer.Layer<StorageServices, never, SqlClient.SqlClient> = sqlStorage(InProcessChangeFeed)

@@ -14,6 +14,8 @@ import { NotificationPreferencesRepo } from "./notifications/NotificationPrefere
 import { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
 import { PresenceRepo } from "./presence/PresenceRepo.js"
 import { RateLimitsRepo } from "./protocol/RateLimitsRepo.js"
+import { ChangeFeed } from "./realtime/ChangeFeed.js"
+import { RealtimeLogRepo } from "./realtime/RealtimeLogRepo.js"
 import { ServerSecretsRepo } from "./ports/ServerSecretsRepo.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { Transactions } from "./ports/Transactions.js"
@@ -31,6 +33,7 @@ import { WorkspaceRepo } from "./workspace/WorkspaceRepo.js"
 export {
   ActivitiesRepo,
   AgentExecutionsRepo,
+  ChangeFeed,
   CommentsRepo,
   DeliveriesRepo,
   DocumentsRepo,
@@ -43,6 +46,7 @@ export {
   OrganizationsRepo,
   PresenceRepo,
   RateLimitsRepo,
+  RealtimeLogRepo,
   ServerSecretsRepo,
   StorageHealth,
   Transactions,
@@ -60,7 +64,8 @@ export {
 /**
  * Everything a storage Layer provides: every domain's repositories (their descriptors'
  * `repositories`, domains.ts), the jobs' data port over the domains' tables, the transaction
- * boundary, a health check, the server's secrets and the rate limits' counters. In-memory
+ * boundary, a health check, the server's secrets, the rate limits' counters and the change feed
+ * between servers (realtime/ChangeFeed.ts). In-memory
  * (`@atrium/core/testing`), SQLite (`@atrium/sql-sqlite`) and PostgreSQL provide all of them.
  */
 export type StorageServices =
@@ -70,3 +75,4 @@ export type StorageServices =
   | RateLimitsRepo
   | Transactions
   | StorageHealth
+  | ChangeFeed

@@ -10,6 +10,7 @@ import { judgmentsDomain } from "./judgments/domain.js"
 import { notificationsDomain } from "./notifications/domain.js"
 import { organizationsDomain } from "./organizations/domain.js"
 import { presenceDomain } from "./presence/domain.js"
+import { realtimeDomain } from "./realtime/domain.js"
 import { tokensDomain } from "./tokens/domain.js"
 import { usersDomain } from "./users/domain.js"
 import { webhooksDomain } from "./webhooks/domain.js"
@@ -37,7 +38,8 @@ export const domains = [
   tokensDomain,
   agentsDomain,
   judgmentsDomain,
-  accessDomain
+  accessDomain,
+  realtimeDomain
 ] as const
 
 export type Domain = (typeof domains)[number]

@@ -27,6 +27,7 @@ import { cases as judgments } from "./storage/judgments.js"
 import { cases as notifications } from "./storage/notifications.js"
 import { cases as organizations } from "./storage/organizations.js"
 import { cases as presence } from "./storage/presence.js"
+import { cases as realtime } from "./storage/realtime.js"
 import { cases as tokens } from "./storage/tokens.js"
 import { cases as users } from "./storage/users.js"
 import { cases as webhooks } from "./storage/webhooks.js"
@@ -49,7 +50,8 @@ const byDomain: Readonly<Record<DomainName, StorageCases>> = {
   tokens,
   agents,
   judgments,
-  access
+  access,
+  realtime
 }
 
 /**

@@ -15,6 +15,7 @@ import access from "./0013_access.js"
 import accessVersions from "./0014_access_versions.js"
 import webhookMessageOrganization from "./0015_webhook_message_organization.js"
 import allowedDomainsByDomain from "./0016_allowed_domains_by_domain.js"
+import realtimeLog from "./0017_realtime_log.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -40,7 +41,8 @@ export const migrationRecord = {
   "0013_access": access,
   "0014_access_versions": accessVersions,
   "0015_webhook_message_organization": webhookMessageOrganization,
-  "0016_allowed_domains_by_domain": allowedDomainsByDomain
+  "0016_allowed_domains_by_domain": allowedDomainsByDomain,
+  "0017_realtime_log": realtimeLog
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

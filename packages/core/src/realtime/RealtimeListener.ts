@@ -1,0 +1,49 @@
+import * as Effect from "effect/Effect"
+import type { EventListener, NewEvent } from "../events/EventListener.js"
+import { ChangeFeed } from "./ChangeFeed.js"
+import { Followers } from "./Followers.js"
+import { RealtimeLogRepo } from "./RealtimeLogRepo.js"
+
+/** The document an event is about: its channel `<organizationId>/<documentId>` (events/Channels.ts), if it has one. */
+const documentOf = (event: NewEvent): { readonly organizationId: string; readonly documentId: string } | undefined => {
+  if (event.organizationId === null) return undefined
+  const prefix = `${event.organizationId}/`
+  const channel = event.channels.find((c) => c.startsWith(prefix))
+  return channel === undefined ? undefined : { organizationId: event.organizationId, documentId: channel.slice(prefix.length) }
+}
+
+/**
+ * Realtime's listener of domain events: while some server follows the key, each change's events
+ * about a document are logged in the change's transaction, numbered in the document's order, and
+ * every server is told the document's new last number once the change commits.
+ */
+export class RealtimeListener extends Effect.Service<RealtimeListener>()("@atrium/core/RealtimeListener", {
+  effect: Effect.gen(function*() {
+    const repo = yield* RealtimeLogRepo
+    const feed = yield* ChangeFeed
+    const followers = yield* Followers
+
+    const listener: EventListener = {
+      name: "realtime",
+      follows: followers.isFollowed,
+      inTransaction: ({ apiKey, at, events }) =>
+        Effect.gen(function*() {
+          // Per document, in the order emitted.
+          const byDocument = new Map<string, { organizationId: string; documentId: string; events: Array<NewEvent> }>()
+          for (const event of events) {
+            const document = documentOf(event)
+            if (document === undefined) continue
+            const key = JSON.stringify([document.organizationId, document.documentId])
+            const entry = byDocument.get(key) ?? { ...document, events: [] }
+            entry.events.push(event)
+            byDocument.set(key, entry)
+          }
+          for (const { documentId, events: logged, organizationId } of byDocument.values()) {
+            const seq = yield* repo.append({ apiKey, organizationId, documentId }, logged, at)
+            yield* feed.publish({ kind: "change", apiKey, organizationId, documentId, seq })
+          }
+        })
+    }
+    return { listener }
+  })
+}) {}

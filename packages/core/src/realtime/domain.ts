@@ -1,0 +1,18 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { defineDomain } from "../Domain.js"
+import { Followers } from "./Followers.js"
+import { RealtimeListener } from "./RealtimeListener.js"
+import { SqlRealtimeLogRepo } from "./SqlRealtimeLogRepo.js"
+
+/** Realtime (docs/realtime.md): the log of followed documents' events, who follows which key, and its listener. */
+export const realtimeDomain = defineDomain({
+  name: "realtime",
+  operations: [],
+  services: [],
+  repositories: [SqlRealtimeLogRepo],
+  events: {
+    services: RealtimeListener.Default.pipe(Layer.provideMerge(Followers.Default)),
+    listeners: Effect.map(RealtimeListener, (realtime) => [realtime.listener])
+  }
+})
