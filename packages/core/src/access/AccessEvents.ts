@@ -4,8 +4,8 @@ import type { AccessRole, AccessType } from "./AccessRule.js"
 
 /**
  * The events of every write the access rule reads (organizations' disabled flag, grants, user
- * group members, documents' and folders' access, the key's default, the jobs that remove or move
- * such rows), one constructor per type, so that realtime and the host's webhooks can re-check who
+ * group members, documents' and folders' access, the key's default and its permission provider,
+ * the jobs that remove or move such rows), one constructor per type, so that realtime and the host's webhooks can re-check who
  * may read what. Each carries the `resource` it is about, as auth/permissions names resources
  * (an organization is its own `organizationId`), its organization (`aboutOrganization`: the outbox
  * holds a disabled organization's messages) and its channels: the organization's, and the
@@ -55,6 +55,7 @@ export const ACCESS_EVENT_TYPES = [
   "access.document_folder_updated",
   "access.folder_type_updated",
   "access.default_type_updated",
+  "access.permission_provider_updated",
   "access.user_data_deleted",
   "access.document_migrated"
 ] as const
@@ -97,6 +98,18 @@ export const accessEvents = {
   defaultTypeUpdated: (defaultDocumentAccessType: AccessType): NewEvent => ({
     type: "access.default_type_updated",
     data: { defaultDocumentAccessType },
+    channels: [],
+    organizationId: null
+  }),
+
+  /**
+   * The key's permission provider settings were written (on or off, its URL or token): while on,
+   * its answers replace stored grants and access types. The whole key's, on no channel; the
+   * settings themselves stay out (the token is a secret).
+   */
+  permissionProviderUpdated: (usePermissionProvider: boolean): NewEvent => ({
+    type: "access.permission_provider_updated",
+    data: { usePermissionProvider },
     channels: [],
     organizationId: null
   }),

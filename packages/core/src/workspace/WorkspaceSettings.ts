@@ -112,6 +112,8 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* lock("settings", apiKey, PERMISSION_PROVIDER_SETTING) // a merge: concurrent updates apply one after the other
             const next = mergePermissionProvider(yield* permissionProvider(apiKey), input)
             yield* settings.put(apiKey, PERMISSION_PROVIDER_SETTING, next)
+            // The provider decides in place of stored grants while it is on: realtime re-checks the key's readers.
+            yield* events.emit(apiKey, [accessEvents.permissionProviderUpdated(next.usePermissionProvider)])
             return next
           }))
           return masked(updated)
