@@ -5,11 +5,12 @@ import type { AccessRole, AccessType } from "./AccessRule.js"
 /**
  * The events of every write the access rule reads (organizations' disabled flag, grants, user
  * group members, documents' and folders' access, the key's default and its permission provider,
- * the jobs that remove or move such rows), one constructor per type, so that realtime and the host's webhooks can re-check who
- * may read what. Each carries the `resource` it is about, as auth/permissions names resources
- * (an organization is its own `organizationId`), its organization (`aboutOrganization`: the outbox
- * holds a disabled organization's messages) and its channels: the organization's, and the
- * document's when it is about one; the key's own settings are of no organization. No hosted names exist for these (docs/decisions.md, "Access";
+ * the jobs that remove or move such rows), one constructor per type, so that realtime and the
+ * host's webhooks can re-check who may read what. Each carries the `resource` it is about, as
+ * auth/permissions names resources (an organization is its own `organizationId`); its organization
+ * (`aboutOrganization`, as every domain's events: the outbox holds a disabled organization's
+ * messages), none for the key's own settings; and its channels: the organization's, and the
+ * document's when it is about one. No hosted names exist for these (docs/decisions.md, "Access";
  * the list: docs/webhooks.md, "What is emitted").
  */
 
@@ -36,14 +37,10 @@ export const folderResource = (organizationId: string, id: string): AccessResour
 export const resourceOf = (place: GrantPlace): AccessResource =>
   place.level === "organization" ? organizationResource(place.organizationId) : { type: place.level, id: place.scopeId, organizationId: place.organizationId }
 
-/** An event about `resource`: of its organization, on the organization's channel and the document's when it is one. */
-const about = (type: string, resource: AccessResource, data: Record<string, unknown>): NewEvent => ({
-  type,
-  data: { resource, ...data },
-  ...aboutOrganization(resource.organizationId, resource.type === "document" ? resource.id : undefined)
-})
-
-/** Every type below, for the documentation's list (docs/webhooks.md) to be checked against. */
+/**
+ * Every type below, for the documentation's list (docs/webhooks.md) to be checked against. The
+ * constructors take their type from here, so none can emit a type the list lacks.
+ */
 export const ACCESS_EVENT_TYPES = [
   "access.granted",
   "access.revoked",
@@ -59,6 +56,18 @@ export const ACCESS_EVENT_TYPES = [
   "access.user_data_deleted",
   "access.document_migrated"
 ] as const
+
+export type AccessEventType = typeof ACCESS_EVENT_TYPES[number]
+
+/** An event about `resource`: of its organization, on the organization's channel and the document's when it is one. */
+const about = (type: AccessEventType, resource: AccessResource, data: Record<string, unknown>): NewEvent => ({
+  type,
+  data: { resource, ...data },
+  ...aboutOrganization(resource.organizationId, resource.type === "document" ? resource.id : undefined)
+})
+
+/** An event about the key's own settings: of no organization (the outbox never holds it), on no channel. */
+const aboutTheKey = (type: AccessEventType, data: Record<string, unknown>): NewEvent => ({ type, data, organizationId: null, channels: [] })
 
 export const accessEvents = {
   /** A grant stored or replaced (auth/permissions/add, users/add, users/update's accessRole). */
@@ -95,24 +104,16 @@ export const accessEvents = {
     about("access.folder_type_updated", folderResource(organizationId, folderId), { accessType, inheritFromParent }),
 
   /** Of the whole key, so on no channel: endpoints that filter by channel do not get it. */
-  defaultTypeUpdated: (defaultDocumentAccessType: AccessType): NewEvent => ({
-    type: "access.default_type_updated",
-    data: { defaultDocumentAccessType },
-    channels: [],
-    organizationId: null
-  }),
+  defaultTypeUpdated: (defaultDocumentAccessType: AccessType): NewEvent =>
+    aboutTheKey("access.default_type_updated", { defaultDocumentAccessType }),
 
   /**
    * The key's permission provider settings were written (on or off, its URL or token): while on,
    * its answers replace stored grants and access types. The whole key's, on no channel; the
    * settings themselves stay out (the token is a secret).
    */
-  permissionProviderUpdated: (usePermissionProvider: boolean): NewEvent => ({
-    type: "access.permission_provider_updated",
-    data: { usePermissionProvider },
-    channels: [],
-    organizationId: null
-  }),
+  permissionProviderUpdated: (usePermissionProvider: boolean): NewEvent =>
+    aboutTheKey("access.permission_provider_updated", { usePermissionProvider }),
 
   /** A user-data deletion removed the user's grants or group memberships in the organization (one task: one kind of them). */
   userDataDeleted: (userId: string, organizationId: string): NewEvent =>

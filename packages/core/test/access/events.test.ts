@@ -25,11 +25,11 @@ forEachBackend("access events", (ctx: () => Started) => {
     if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${answer.text}`)
     return answer.body.result
   }
-  /** The events the key's calls in `act` emitted, as [type, data, channels]. */
+  /** The events the key's calls in `act` emitted, as [type, data, channels, organizationId]. */
   const emittedBy = async (creds: TestCredentials, act: () => Promise<unknown>) => {
     const before = eventsOf(creds.apiKey).length
     await act()
-    return eventsOf(creds.apiKey).slice(before).map((e) => [e.type, e.data, e.channels])
+    return eventsOf(creds.apiKey).slice(before).map((e) => [e.type, e.data, e.channels, e.organizationId])
   }
   const call = (creds: TestCredentials, path: string, data: unknown) => emittedBy(creds, () => ok(creds, path, data))
   const runJobs = async () => {
@@ -53,27 +53,27 @@ forEachBackend("access events", (ctx: () => Started) => {
       user: { userId: "ann" },
       permissions: { resources: [{ type: "organization", id: "org", accessRole: "viewer" }, { type: "document", id: "d", organizationId: "org", expiresAt: 4_102_444_800 }] }
     })).toEqual([
-      ["access.granted", { userId: "ann", resource: organization("org"), accessRole: "viewer" }, ["org"]],
-      ["access.granted", { userId: "ann", resource: document("org", "d"), accessRole: "editor", expiresAt: 4_102_444_800_000 }, ["org", "org/d"]]
+      ["access.granted", { userId: "ann", resource: organization("org"), accessRole: "viewer" }, ["org"], "org"],
+      ["access.granted", { userId: "ann", resource: document("org", "d"), accessRole: "editor", expiresAt: 4_102_444_800_000 }, ["org", "org/d"], "org"]
     ])
     expect(await call(creds, "/v2/auth/permissions/remove", {
       userId: "ann",
       permissions: { resources: [{ type: "document", id: "d", organizationId: "org" }, { type: "folder", id: "f", organizationId: "org" }] }
-    })).toEqual([["access.revoked", { userId: "ann", resource: document("org", "d") }, ["org", "org/d"]]])
+    })).toEqual([["access.revoked", { userId: "ann", resource: document("org", "d") }, ["org", "org/d"], "org"]])
   })
 
   it("users/add: access.granted per user at the level named, editor by default", async () => {
     const creds = await workspace()
     expect(await call(creds, "/v2/users/add", { organizationId: "org", users: [{ userId: "ann" }, { userId: "bob", accessRole: "viewer" }] })).toEqual([
-      ["access.granted", { userId: "ann", resource: organization("org"), accessRole: "editor" }, ["org"]],
-      ["access.granted", { userId: "bob", resource: organization("org"), accessRole: "viewer" }, ["org"]]
+      ["access.granted", { userId: "ann", resource: organization("org"), accessRole: "editor" }, ["org"], "org"],
+      ["access.granted", { userId: "bob", resource: organization("org"), accessRole: "viewer" }, ["org"], "org"]
     ])
     expect(await call(creds, "/v2/users/add", { organizationId: "org", folderId: "f", users: [{ userId: "ann", accessRole: "viewer" }] })).toEqual([
-      ["access.granted", { userId: "ann", resource: folder("org", "f"), accessRole: "viewer" }, ["org"]]
+      ["access.granted", { userId: "ann", resource: folder("org", "f"), accessRole: "viewer" }, ["org"], "org"]
     ])
     // A document made on the way lies at the root, where a document not added yet is judged: only the grant changes access.
     expect(await call(creds, "/v2/users/add", { organizationId: "org", documentId: "new", createDocument: true, users: [{ userId: "ann" }] })).toEqual([
-      ["access.granted", { userId: "ann", resource: document("org", "new"), accessRole: "editor" }, ["org", "org/new"]]
+      ["access.granted", { userId: "ann", resource: document("org", "new"), accessRole: "editor" }, ["org", "org/new"], "org"]
     ])
     // A call that fails writes nothing and emits nothing.
     const refused = await emittedBy(creds, () => ctx().client.post("/v2/users/add", { organizationId: "org", documentId: "ghost", users: [{ userId: "ann" }] }, creds.headers))
@@ -84,7 +84,7 @@ forEachBackend("access events", (ctx: () => Started) => {
     const creds = await workspace()
     await ok(creds, "/v2/auth/permissions/add", { user: { userId: "ann" }, permissions: { resources: [{ type: "document", id: "d", organizationId: "org", expiresAt: 4_102_444_800_000 }] } })
     expect(await call(creds, "/v2/users/update", { organizationId: "org", documentId: "d", users: [{ userId: "ann", accessRole: "viewer" }, { userId: "nobody", accessRole: "viewer" }] })).toEqual([
-      ["access.granted", { userId: "ann", resource: document("org", "d"), accessRole: "viewer", expiresAt: 4_102_444_800_000 }, ["org", "org/d"]]
+      ["access.granted", { userId: "ann", resource: document("org", "d"), accessRole: "viewer", expiresAt: 4_102_444_800_000 }, ["org", "org/d"], "org"]
     ])
     expect(await call(creds, "/v2/users/update", { organizationId: "org", documentId: "d", users: [{ userId: "ann", name: "Ann" }] })).toEqual([])
     expect(await call(creds, "/v1/users/update", { organizationId: "org", documentId: "d", users: [{ userId: "ann", name: "Ann" }] })).toEqual([])
@@ -97,25 +97,25 @@ forEachBackend("access events", (ctx: () => Started) => {
     await ok(creds, "/v2/users/add", { organizationId: "org", folderId: "f", users: [{ userId: "ann" }] })
     await ok(creds, "/v2/organizations/usergroups/users/add", { organizationId: "org", organizationUserGroupId: "g", userIds: ["ann"] })
     expect(await call(creds, "/v2/users/delete", { organizationId: "org", documentId: "d", userIds: ["ann", "bob"] })).toEqual([
-      ["access.revoked", { userId: "ann", resource: document("org", "d") }, ["org", "org/d"]]
+      ["access.revoked", { userId: "ann", resource: document("org", "d") }, ["org", "org/d"], "org"]
     ])
     expect(await call(creds, "/v2/users/delete", { organizationId: "org", userIds: ["ann", "nobody"] })).toEqual([
-      ["access.revoked", { userId: "ann", resource: folder("org", "f") }, ["org"]],
-      ["access.revoked", { userId: "ann", resource: organization("org") }, ["org"]],
-      ["access.group_member_removed", { userId: "ann", resource: organization("org"), organizationUserGroupId: "g" }, ["org"]]
+      ["access.revoked", { userId: "ann", resource: folder("org", "f") }, ["org"], "org"],
+      ["access.revoked", { userId: "ann", resource: organization("org") }, ["org"], "org"],
+      ["access.group_member_removed", { userId: "ann", resource: organization("org"), organizationUserGroupId: "g" }, ["org"], "org"]
     ])
   })
 
   it("usergroups/users/add: access.group_member_added per user; delete: access.group_member_removed per member removed, deleteAll too", async () => {
     const creds = await workspace()
     expect(await call(creds, "/v2/organizations/usergroups/users/add", { organizationId: "org", organizationUserGroupId: "g", userIds: ["ann", "bob", "ann", "cy"] })).toEqual(
-      ["ann", "bob", "cy"].map((userId) => ["access.group_member_added", { userId, resource: organization("org"), organizationUserGroupId: "g" }, ["org"]])
+      ["ann", "bob", "cy"].map((userId) => ["access.group_member_added", { userId, resource: organization("org"), organizationUserGroupId: "g" }, ["org"], "org"])
     )
     expect(await call(creds, "/v2/organizations/usergroups/users/delete", { organizationId: "org", organizationUserGroupId: "g", userIds: ["bob", "nobody"] })).toEqual([
-      ["access.group_member_removed", { userId: "bob", resource: organization("org"), organizationUserGroupId: "g" }, ["org"]]
+      ["access.group_member_removed", { userId: "bob", resource: organization("org"), organizationUserGroupId: "g" }, ["org"], "org"]
     ])
     expect(await call(creds, "/v2/organizations/usergroups/users/delete", { organizationId: "org", organizationUserGroupId: "g", deleteAll: true })).toEqual(
-      ["ann", "cy"].map((userId) => ["access.group_member_removed", { userId, resource: organization("org"), organizationUserGroupId: "g" }, ["org"]])
+      ["ann", "cy"].map((userId) => ["access.group_member_removed", { userId, resource: organization("org"), organizationUserGroupId: "g" }, ["org"], "org"])
     )
     // Groups themselves decide nothing until they have members.
     expect(await call(creds, "/v2/organizations/usergroups/add", { organizationId: "org", organizationUserGroups: [{ groupId: "g2", groupName: "Two" }] })).toEqual([])
@@ -125,11 +125,11 @@ forEachBackend("access events", (ctx: () => Started) => {
     const creds = await workspace()
     await ok(creds, "/v2/organizations/add", { organizations: [{ organizationId: "other" }] })
     expect(await call(creds, "/v1/organizations/access/disablestate/update", { organizationIds: ["org", "missing", "other"], disabled: true })).toEqual([
-      ["access.organization_disabled_updated", { resource: organization("org"), disabled: true }, ["org"]],
-      ["access.organization_disabled_updated", { resource: organization("other"), disabled: true }, ["other"]]
+      ["access.organization_disabled_updated", { resource: organization("org"), disabled: true }, ["org"], "org"],
+      ["access.organization_disabled_updated", { resource: organization("other"), disabled: true }, ["other"], "other"]
     ])
     expect(await call(creds, "/v2/organizations/access/disablestate/update", { organizationIds: ["org"], disabled: false })).toEqual([
-      ["access.organization_disabled_updated", { resource: organization("org"), disabled: false }, ["org"]]
+      ["access.organization_disabled_updated", { resource: organization("org"), disabled: false }, ["org"], "org"]
     ])
     // An organization's own record is no access fact.
     expect(await call(creds, "/v2/organizations/add", { organizations: [{ organizationId: "org", organizationName: "Renamed" }, { organizationId: "third" }] })).toEqual([])
@@ -139,7 +139,7 @@ forEachBackend("access events", (ctx: () => Started) => {
     const creds = await workspace()
     await ok(creds, "/v2/organizations/folders/add", { organizationId: "org", folders: [{ folderId: "f2", accessType: "restricted" }] })
     const moved = (id: string, folderId: string | null) =>
-      ["access.document_folder_updated", { resource: document("org", id), folderId }, ["org", `org/${id}`]]
+      ["access.document_folder_updated", { resource: document("org", id), folderId }, ["org", `org/${id}`], "org"]
     expect(await call(creds, "/v1/organizations/documents/add", { organizationId: "org", documents: [{ documentId: "root-doc" }] })).toEqual([])
     expect(await call(creds, "/v1/organizations/documents/add", { organizationId: "org", folderId: "f2", documents: [{ documentId: "new" }, { documentId: "d" }] }))
       .toEqual([moved("new", "f2"), moved("d", "f2")])
@@ -157,9 +157,9 @@ forEachBackend("access events", (ctx: () => Started) => {
     expect(await call(creds, "/v2/workspace/permissionproviderconfig/update", {
       usePermissionProvider: true,
       permissionProviderConfig: { permissionProviderUrl: "https://perm.example.com/check", authToken: "provider-secret-token" }
-    })).toEqual([["access.permission_provider_updated", { usePermissionProvider: true }, []]])
+    })).toEqual([["access.permission_provider_updated", { usePermissionProvider: true }, [], null]])
     expect(await call(creds, "/v2/workspace/permissionproviderconfig/update", { usePermissionProvider: false }))
-      .toEqual([["access.permission_provider_updated", { usePermissionProvider: false }, []]])
+      .toEqual([["access.permission_provider_updated", { usePermissionProvider: false }, [], null]])
   })
 
   it("users/data/delete: access.user_data_deleted per organization and user whose grants or group memberships a task removed", async () => {
@@ -170,7 +170,7 @@ forEachBackend("access events", (ctx: () => Started) => {
     // Starting the job writes only the job.
     expect(await call(creds, "/v2/users/data/delete", { userIds: ["ann", "bob", "nobody"] })).toEqual([])
     const deleted = (userId: string, organizationId: string) =>
-      ["access.user_data_deleted", { userId, resource: organization(organizationId) }, [organizationId]]
+      ["access.user_data_deleted", { userId, resource: organization(organizationId) }, [organizationId], organizationId]
     // The group members' task, then the grants' (the users domain's order of its tables): one event per organization and user each.
     expect(await emittedBy(creds, runJobs)).toEqual([deleted("ann", "org"), deleted("ann", "org"), deleted("ann", "other"), deleted("bob", "other")])
     // Narrowed to an organization: only there.
@@ -182,7 +182,7 @@ forEachBackend("access events", (ctx: () => Started) => {
 
   it("documents/migrate: access.document_migrated when a task moved the document's row, and again when one moved its grants", async () => {
     const creds = await workspace()
-    const migrated = ["access.document_migrated", { resource: document("org", "d"), newDocumentId: "d2" }, ["org", "org/d", "org/d2"]]
+    const migrated = ["access.document_migrated", { resource: document("org", "d"), newDocumentId: "d2" }, ["org", "org/d", "org/d2"], "org"]
     await ok(creds, "/v2/users/add", { organizationId: "org", documentId: "d", users: [{ userId: "ann", accessRole: "viewer" }] })
     expect(await call(creds, "/v2/organizations/documents/migrate", { organizationId: "org", documentId: "d", newDocumentId: "d2" })).toEqual([])
     expect(await emittedBy(creds, runJobs)).toEqual([migrated, migrated])
@@ -192,8 +192,8 @@ forEachBackend("access events", (ctx: () => Started) => {
       await ok(creds, "/v2/organizations/documents/migrate", { organizationId: "org", documentId: "d2", newDocumentId: "d3" })
       await runJobs()
     })).toEqual([
-      ["access.revoked", { userId: "ann", resource: document("org", "d2") }, ["org", "org/d2"]],
-      ["access.document_migrated", { resource: document("org", "d2"), newDocumentId: "d3" }, ["org", "org/d2", "org/d3"]]
+      ["access.revoked", { userId: "ann", resource: document("org", "d2") }, ["org", "org/d2"], "org"],
+      ["access.document_migrated", { resource: document("org", "d2"), newDocumentId: "d3" }, ["org", "org/d2", "org/d3"], "org"]
     ])
   })
 }, { listeners: [recorder] })
