@@ -72,6 +72,8 @@ export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 export { Workspaces } from "./workspace/Workspaces.js"
 export { WorkspaceSettings } from "./workspace/WorkspaceSettings.js"
 export { compareText } from "./TextOrder.js"
+// A host's listener of access events (realtime) knows their types and what they name.
+export { ACCESS_EVENT_TYPES, type AccessEventType, type AccessResource } from "./access/AccessEvents.js"
 export { type AccessDecision, type AccessReason, type AccessRole, type AccessType, decideAccess, type Grant } from "./access/AccessRule.js"
 export { type AccessQuestion, DocumentAccess, type FolderQuestion, type ResourceAccess } from "./access/DocumentAccess.js"
 export { TokenAccess, type TokenAnswer, type TokenQuestion } from "./access/TokenAccess.js"

@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { canonicalJson } from "../crypto/PageToken.js"
-import { aboutOrganization } from "../events/Channels.js"
 import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { Ids } from "../ports/Ids.js"
@@ -12,6 +11,7 @@ import { Access } from "../protocol/Access.js"
 import { type ApiError, notFound } from "../protocol/ApiError.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
 import { newUser, userLock, UsersRepo } from "../users/UsersRepo.js"
+import { accessEvents, resourceOf } from "./AccessEvents.js"
 import type { AddPermissionsInput, GenerateSignatureInput, GetPermissionsInput, RemovePermissionsInput, UserPermissions } from "./AccessSchemas.js"
 import { DocumentAccess, type ResourceAccess } from "./DocumentAccess.js"
 
@@ -26,16 +26,6 @@ const placeOf = (resource: Resource) =>
     ? { organizationId: resource.id, level: "organization" as const, scopeId: "" }
     // The schema requires organizationId on documents and folders.
     : { organizationId: resource.organizationId ?? "", level: resource.type, scopeId: resource.id }
-
-/** The event a grant's change emits: on the document's channel for a document, else the organization's. */
-const grantEvent = (type: "access.granted" | "access.revoked", userId: string, resource: Resource, more: Record<string, unknown> = {}) => {
-  const { organizationId } = placeOf(resource)
-  return {
-    type,
-    data: { userId, resource: { type: resource.type, id: resource.id, organizationId }, ...more },
-    ...aboutOrganization(organizationId, resource.type === "document" ? resource.id : undefined)
-  }
-}
 
 const denied = (what: "organization" | "folder" | "document", access: ResourceAccess) => ({
   error: `User does not have access to ${what}`,
@@ -87,10 +77,12 @@ export class Permissions extends Effect.Service<Permissions>()("@atrium/core/Per
           }
           yield* events.emit(apiKey, Effect.sync(() =>
             input.permissions.resources.map((resource) =>
-              grantEvent("access.granted", userId, resource, {
-                accessRole: resource.accessRole ?? "editor",
-                ...(resource.expiresAt !== undefined && { expiresAt: normalizeExpiresAt(resource.expiresAt) })
-              }))
+              accessEvents.granted(
+                userId,
+                resourceOf(placeOf(resource)),
+                resource.accessRole ?? "editor",
+                resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt)
+              ))
           ))
         })),
 
@@ -104,7 +96,7 @@ export class Permissions extends Effect.Service<Permissions>()("@atrium/core/Per
             const place = placeOf(resource)
             if (yield* users.deleteMembership(apiKey, place.organizationId, place.level, place.scopeId, input.userId)) removed.push(resource)
           }
-          yield* events.emit(apiKey, Effect.sync(() => removed.map((resource) => grantEvent("access.revoked", input.userId, resource))))
+          yield* events.emit(apiKey, Effect.sync(() => removed.map((resource) => accessEvents.revoked(input.userId, resourceOf(placeOf(resource))))))
         })),
 
       /**

@@ -1,6 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { aboutOrganization } from "../events/Channels.js"
+import { accessEvents } from "../access/AccessEvents.js"
+import type { NewEvent } from "../events/EventListener.js"
 import { Events } from "../events/Events.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
@@ -43,17 +44,15 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const { lock, withTransaction } = yield* Transactions
 
     /**
-     * Sets one field of each named document in one transaction, and emits `type` for each one
+     * Sets one field of each named document in one transaction, and emits `event` for each one
      * changed (realtime re-checks who may read it): the two access operations' common shape.
      */
     const setEach = <Item>(
       apiKey: string,
-      organizationId: string,
       documentIds: ReadonlyArray<string>,
-      type: string,
       set: (documentId: string, now: number) => Effect.Effect<boolean>,
       updated: Item,
-      eventData: Record<string, unknown>
+      event: (documentId: string) => NewEvent
     ) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
@@ -64,17 +63,15 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           if (found) changed.push(documentId)
           data[documentId] = found ? updated : { success: false, message: NO_SUCH_DOCUMENT }
         }
-        yield* events.emit(apiKey, Effect.sync(() =>
-          changed.map((documentId) => ({
-            type,
-            data: { resource: { type: "document", id: documentId, organizationId }, ...eventData },
-            ...aboutOrganization(organizationId, documentId)
-          }))
-        ))
+        yield* events.emit(apiKey, Effect.sync(() => changed.map(event)))
         return data
       }))
 
-    /** Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item. */
+    /**
+     * Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item;
+     * `moved` when it now lies in another folder than before (a new one: than the root, where the
+     * access rule judges a document not added yet).
+     */
     const write = (
       apiKey: string,
       organizationId: string,
@@ -89,7 +86,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
         const existing = yield* repo.find(apiKey, organizationId, documentId)
         if (existing !== undefined) {
           if (mode === "insert") {
-            return { success: false, id: existing.internalId, message: "Document already exists.", code: "already-exists" } as ItemResult
+            return { item: { success: false, id: existing.internalId, message: "Document already exists.", code: "already-exists" } as ItemResult, moved: false }
           }
           yield* repo.update({
             ...existing,
@@ -98,7 +95,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
             metadata: { ...existing.metadata, ...metadata },
             updatedAt: now
           })
-          return { success: true, id: existing.internalId, message: "Added Successfully" } as ItemResult
+          return { item: { success: true, id: existing.internalId, message: "Added Successfully" } as ItemResult, moved: existing.folderId !== folderId }
         }
         const row = newDocument({
           apiKey,
@@ -111,8 +108,29 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           metadata
         })
         yield* repo.insert(row)
-        return { success: true, id: row.internalId, message: "Added Successfully" } as ItemResult
+        return { item: { success: true, id: row.internalId, message: "Added Successfully" } as ItemResult, moved: folderId !== null }
       }))
+
+    /** Writes each document into the folder (null: the root); emits `access.document_folder_updated` for each one that moved. */
+    const writeAll = (
+      apiKey: string,
+      organizationId: string,
+      folderId: string | null,
+      documents: ReadonlyArray<typeof DocumentInput.Type>,
+      mode: "upsert" | "insert"
+    ) =>
+      Effect.gen(function*() {
+        const data: Record<string, ItemResult> = {}
+        const moved: Array<string> = []
+        for (const document of documents) {
+          const written = yield* write(apiKey, organizationId, folderId, document, mode)
+          data[document.documentId] = written.item
+          if (written.moved) moved.push(document.documentId)
+        }
+        // Usually none (documents at the root): an empty list reads nothing.
+        yield* events.emit(apiKey, moved.map((documentId) => accessEvents.documentFolderUpdated(organizationId, documentId, folderId)))
+        return data
+      })
 
     /** v2 documents/add's writes: the organization and folder it may create, and each item's result. */
     const addV2Items = (apiKey: string, input: typeof AddDocumentsV2Input.Type) =>
@@ -128,11 +146,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           }
           yield* folders.insert(implicitFolder(apiKey, input.organizationId, input.folderId, now))
         }
-        const data: Record<string, ItemResult> = {}
-        for (const document of input.documents) {
-          data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "insert")
-        }
-        return data
+        return yield* writeAll(apiKey, input.organizationId, input.folderId ?? null, input.documents, "insert")
       })
 
     const folderExists = (apiKey: string, organizationId: string, folderId: string | undefined) =>
@@ -149,11 +163,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
             return yield* notFound(`Folder ${input.folderId} does not exist in organization ${input.organizationId}.`)
           }
-          const data: Record<string, ItemResult> = {}
-          for (const document of input.documents) {
-            data[document.documentId] = yield* write(apiKey, input.organizationId, input.folderId ?? null, document, "upsert")
-          }
-          return data
+          return yield* writeAll(apiKey, input.organizationId, input.folderId ?? null, input.documents, "upsert")
         })),
 
       /**
@@ -178,24 +188,20 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       updateAccessType: (apiKey: string, input: typeof UpdateDocumentAccessInput.Type): Effect.Effect<Record<string, DocumentAccessItem>> =>
         setEach(
           apiKey,
-          input.organizationId,
           input.documentIds,
-          "access.document_type_updated",
           (documentId, now) => repo.setAccessType(apiKey, input.organizationId, documentId, input.accessType, now),
           { success: true, accessType: input.accessType, message: "Document access type updated." },
-          { accessType: input.accessType }
+          (documentId) => accessEvents.documentTypeUpdated(input.organizationId, documentId, input.accessType)
         ),
 
       /** documents/access/disablestate/update: a disabled document is read only for everyone (the access rule, step 2). */
       updateDisabledState: (apiKey: string, input: typeof UpdateDocumentDisabledInput.Type): Effect.Effect<Record<string, DocumentDisabledItem>> =>
         setEach(
           apiKey,
-          input.organizationId,
           input.documentIds,
-          "access.document_disabled_updated",
           (documentId, now) => repo.setDisabled(apiKey, input.organizationId, documentId, input.disabled, now),
           { success: true, disabled: input.disabled, message: "Document disabled state updated." },
-          { disabled: input.disabled }
+          (documentId) => accessEvents.documentDisabledUpdated(input.organizationId, documentId, input.disabled)
         ),
 
       /** Spec documents/get: filters combine; keyset pages ordered by document id. */

@@ -11,5 +11,5 @@ export const documentsDomain = defineDomain({
   services: [Documents.Default],
   repositories: [SqlDocumentsRepo],
   // A migration moves the document row before the rows that name it.
-  dataTables: [{ name: DOCUMENT_ROWS, apiKey: "api_key", organization: "organization_id", document: "id", documentInKey: true, order: "first" }]
+  dataTables: [{ name: DOCUMENT_ROWS, apiKey: "api_key", organization: "organization_id", document: "id", documentInKey: true, access: true, order: "first" }]
 })

@@ -1,6 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { aboutOrganization } from "../events/Channels.js"
+import { accessEvents } from "../access/AccessEvents.js"
 import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
@@ -176,11 +176,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
             data[folderId] = { success: true, accessType: inheritFromParent ? null : accessType, inheritFromParent, message: "Folder access type updated." }
           }
           yield* events.emit(apiKey, Effect.sync(() =>
-            changed.map((change) => ({
-              type: "access.folder_type_updated",
-              data: { resource: { type: "folder", id: change.folderId, organizationId }, accessType: change.accessType, inheritFromParent: change.inheritFromParent },
-              ...aboutOrganization(organizationId)
-            }))
+            changed.map((change) => accessEvents.folderTypeUpdated(organizationId, change.folderId, change.accessType, change.inheritFromParent))
           ))
           return data
         })),

@@ -18,20 +18,24 @@ export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobData
   readonly documentData: ReadonlyArray<string>
   /**
    * Removes the users' rows of one kind, within one organization or (undefined)
-   * everywhere in the API key, rows of no organization included.
+   * everywhere in the API key, rows of no organization included. For a kind the access rule
+   * reads, each organization and user whose rows it removed; for any other, none.
    */
   readonly deleteUserData: (
     apiKey: string,
     userIds: ReadonlyArray<string>,
     organizationId: string | undefined,
     data: string
-  ) => Effect.Effect<void>
-  /** Re-points one kind of the document's rows from `fromId` to `toId`. */
+  ) => Effect.Effect<ReadonlyArray<{ readonly organizationId: string; readonly userId: string }>>
+  /**
+   * Re-points one kind of the document's rows from `fromId` to `toId`: true when it changed rows
+   * the access rule reads (always false for any other kind).
+   */
   readonly moveDocumentData: (
     apiKey: string,
     organizationId: string,
     fromId: string,
     toId: string,
     data: string
-  ) => Effect.Effect<void>
+  ) => Effect.Effect<boolean>
 }>() {}

@@ -2,8 +2,10 @@ import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { accessEvents } from "../access/AccessEvents.js"
 import { AtriumConfig } from "../Config.js"
 import { DocumentsRepo } from "../documents/DocumentsRepo.js"
+import { Events } from "../events/Events.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { JobDataPort } from "./JobDataPort.js"
@@ -38,6 +40,11 @@ const letOthersIn = Effect.async<void>((resume) => {
  * A task that cannot succeed (a migration's new id is taken) fails the job.
  * An unexpected failure (a defect) rolls the task back and leaves the lease
  * to expire, so the task is retried after `jobs.leaseMillis`.
+ *
+ * A task that removes or moves rows the access rule reads emits in its transaction:
+ * `access.user_data_deleted` per organization and user whose rows it removed,
+ * `access.document_migrated` when it moved the document's row or its grants
+ * (docs/decisions.md, "Access").
  */
 export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunner", {
   accessors: true,
@@ -45,6 +52,7 @@ export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunn
     const repo = yield* JobsRepo
     const data = yield* JobDataPort
     const documents = yield* DocumentsRepo
+    const events = yield* Events
     const { withTransaction } = yield* Transactions
     const { leaseMillis } = (yield* AtriumConfig).jobs
 
@@ -60,13 +68,17 @@ export class JobRunner extends Effect.Service<JobRunner>()("@atrium/core/JobRunn
             return yield* new TaskFailed({ message: `Document ${documentId} no longer exists in organization ${organizationId}.` })
           }
         }
-        yield* data.moveDocumentData(job.apiKey, organizationId, documentId, newDocumentId, task.data)
+        if (yield* data.moveDocumentData(job.apiKey, organizationId, documentId, newDocumentId, task.data)) {
+          yield* events.emit(job.apiKey, [accessEvents.documentMigrated(organizationId, documentId, newDocumentId)])
+        }
       })
 
+    const deleteUserData = (job: JobRow & { kind: "userDataDeletion" }, task: JobTask) =>
+      Effect.flatMap(data.deleteUserData(job.apiKey, job.payload.userIds, task.organizationId, task.data), (removed) =>
+        events.emit(job.apiKey, removed.map(({ organizationId, userId }) => accessEvents.userDataDeleted(userId, organizationId))))
+
     const perform = (job: JobRow, task: JobTask) =>
-      job.kind === "userDataDeletion"
-        ? data.deleteUserData(job.apiKey, job.payload.userIds, task.organizationId, task.data)
-        : migrate(job, task)
+      job.kind === "userDataDeletion" ? deleteUserData(job, task) : migrate(job, task)
 
     /** Runs the job's next task; the job as it is now, or undefined when this runner must stop working on it. */
     const runNextTask = (job: JobRow, owner: string) =>

@@ -28,6 +28,11 @@ export interface DataTable {
    * columns with this table's.
    */
   readonly children?: ReadonlyArray<{ readonly table: string; readonly on: ReadonlyArray<readonly [child: string, parent: string]> }>
+  /**
+   * The access rule reads these rows (grants, user group members, the document rows): a task that
+   * removes or moves them emits an access event in its transaction (docs/decisions.md, "Access").
+   */
+  readonly access?: boolean
   /** Visited before every other table (the document rows) or after them (the user record); absent: in the domains' order. */
   readonly order?: "first" | "last"
 }

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { fromJson, toJson } from "../sql/Rows.js"
+import { compareText } from "../TextOrder.js"
 import { JobDataPort } from "./JobDataPort.js"
 import { type DataTable, jobTables, withValue } from "./JobTables.js"
 
@@ -26,7 +27,15 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
             const joined = sql.and(child.on.map(([c, p]) => sql`${sql(child.table)}.${sql(c)} = parent.${sql(p)}`))
             yield* sql`DELETE FROM ${sql(child.table)} WHERE EXISTS (SELECT 1 FROM ${sql(spec.name)} parent WHERE ${owned} AND ${joined})`
           }
-          yield* sql`DELETE FROM ${sql(spec.name)} WHERE ${owned}`
+          if (spec.access !== true) {
+            yield* sql`DELETE FROM ${sql(spec.name)} WHERE ${owned}`
+            return []
+          }
+          // Whose access this removes, for the task's events: each organization and user once, in one order on every storage.
+          const removed = yield* sql<{ readonly organization_id: string; readonly user_id: string }>`DELETE FROM ${sql(spec.name)} WHERE ${owned}
+            RETURNING ${sql(spec.organization!)} AS organization_id, ${sql(spec.user!)} AS user_id`
+          const pairs = new Map(removed.map((r) => [JSON.stringify([r.organization_id, r.user_id]), { organizationId: r.organization_id, userId: r.user_id }]))
+          return [...pairs.values()].sort((a, b) => compareText(a.organizationId, b.organizationId) || compareText(a.userId, b.userId))
         }).pipe(Effect.orDie),
       moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
         Effect.gen(function*() {
@@ -39,10 +48,12 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
             sql`${sql(spec.organization!)} = ${organizationId}`,
             ...(only !== undefined ? [sql`${sql(only.column)} = ${only.value}`] : [])
           ])
-          if (spec.documentInKey) yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId}`
+          // Whether the access rule's rows changed, for the task's event: rows dropped under the new id count too (a grant waiting for it).
+          const returning = spec.access === true ? sql`RETURNING 1 AS changed` : sql``
+          const dropped = spec.documentInKey ? yield* sql`DELETE FROM ${table} WHERE ${scope} AND ${document} = ${toId} ${returning}` : []
           if (spec.record === undefined) {
-            yield* sql`UPDATE ${table} SET ${document} = ${toId} WHERE ${scope} AND ${document} = ${fromId}`
-            return
+            const moved = yield* sql`UPDATE ${table} SET ${document} = ${toId} WHERE ${scope} AND ${document} = ${fromId} ${returning}`
+            return spec.access === true && dropped.length + moved.length > 0
           }
           // No JSON functions in portable SQL: each record is rewritten here, then stored with its column copy.
           const { column, documentPath, key } = spec.record
@@ -52,6 +63,7 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
             yield* sql`UPDATE ${table} SET ${document} = ${toId}, ${sql(column)} = ${record}
               WHERE ${sql.and(key.map((k) => sql`${sql(k)} = ${row[k]}`))}`
           }
+          return spec.access === true && dropped.length + rows.length > 0
         }).pipe(Effect.orDie)
     }))
   )

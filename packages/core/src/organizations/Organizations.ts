@@ -1,5 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { accessEvents } from "../access/AccessEvents.js"
+import { Events } from "../events/Events.js"
 import { Access } from "../protocol/Access.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, Transactions } from "../ports/Transactions.js"
@@ -27,25 +29,30 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
     const repo = yield* OrganizationsRepo
     const access = yield* Access
     const pageTokens = yield* PageTokens
+    const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
 
     return {
       /**
        * Spec: organizations/access/disablestate/update. An unknown organization is reported, never created.
        * One transaction (a commit per organization cost more than its write); what this process remembers
-       * of each is dropped once it has committed.
+       * of each is dropped once it has committed. Emits `access.organization_disabled_updated` for each
+       * organization that exists, so realtime closes (or may reopen) what it serves of it.
        */
       updateDisabledState: (apiKey: string, input: typeof DisableStateInput.Type) =>
         withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          const updated: Array<string> = []
           for (const id of input.organizationIds) {
             const found = yield* repo.setDisabled(apiKey, id, input.disabled, now)
             yield* afterCommit(Effect.sync(() => access.forgetOrganization(apiKey, id)))
+            if (found) updated.push(id)
             data[id] = found
               ? { success: true, id, message: "Updated disable state for organization Successfully" }
               : { success: false, id, message: "Organization does not exist" }
           }
+          yield* events.emit(apiKey, updated.map((id) => accessEvents.organizationDisabledUpdated(id, input.disabled)))
           return data
         })),
 

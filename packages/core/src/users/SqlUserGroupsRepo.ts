@@ -61,7 +61,9 @@ export const SqlUserGroupsRepo = Layer.effect(
         ),
       removeFromOrganizationGroups: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_group_members WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND user_id = ${userId} RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0))
+          AND user_id = ${userId} RETURNING group_id`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly group_id: string }>) => rows.map((r) => r.group_id).sort(compareText))
+        )
     }
   })
 )

@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
+import { compareText } from "../TextOrder.js"
 import { type MembershipRow, type UserListOptions, type UserRow, UsersRepo } from "./UsersRepo.js"
 
 /** One `users` row as the drivers return it (column types: sql/Rows.ts). */
@@ -129,7 +130,10 @@ export const SqlUsersRepo = Layer.effect(
         ),
       deleteOrganizationMemberships: (apiKey, organizationId, userId) =>
         sql`DELETE FROM user_memberships WHERE api_key = ${apiKey} AND organization_id = ${organizationId}
-          AND user_id = ${userId} RETURNING user_id`.pipe(mapRows((rows) => rows.length > 0)),
+          AND user_id = ${userId} RETURNING level, scope_id`.pipe(
+          mapRows((rows: ReadonlyArray<Pick<MembershipSqlRow, "level" | "scope_id">>) => rows.map((r) => ({ level: r.level, scopeId: r.scope_id }))
+            .sort((a, b) => compareText(a.level, b.level) || compareText(a.scopeId, b.scopeId)))
+        ),
       list: (apiKey, organizationId, filter, options) =>
         sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id IN (SELECT m.user_id FROM user_memberships m WHERE ${
           sql.and([

@@ -1,5 +1,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { accessEvents } from "../access/AccessEvents.js"
+import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -8,12 +10,17 @@ import { UserGroupsRepo } from "./UserGroupsRepo.js"
 
 type GroupUserItem = { success: boolean; organizationUserGroupId: string; message: string }
 
-/** Organization user groups (docs/compatibility.md, "Users"): named sets of user ids, a filter of users/get. */
+/**
+ * Organization user groups (docs/compatibility.md, "Users"): named sets of user ids, a filter of
+ * users/get, and the organization's members for `organizationPrivate` (the access rule), so adding
+ * and removing members emits `access.group_member_added` / `_removed`.
+ */
 export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserGroups", {
   accessors: true,
   effect: Effect.gen(function*() {
     const repo = yield* UserGroupsRepo
     const organizations = yield* OrganizationsRepo
+    const events = yield* Events
     const { withTransaction } = yield* Transactions
 
     const requireGroup = (apiKey: string, organizationId: string, groupId: string) =>
@@ -62,6 +69,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             yield* withTransaction(repo.addMember(apiKey, organizationId, groupId, userId, now))
             data[userId] = entry(groupId, true, "User added to organization user group.")
           }
+          yield* events.emit(apiKey, [...new Set(input.userIds)].map((userId) => accessEvents.groupMemberAdded(userId, organizationId, groupId)))
           return data
         })),
 
@@ -72,17 +80,18 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
           yield* requireGroup(apiKey, organizationId, groupId)
           const deleted = entry(groupId, true, "User deleted from organization user group.")
           const data: Record<string, GroupUserItem> = {}
+          const removed: Array<string> = []
           if (input.deleteAll === true) {
-            for (const userId of yield* withTransaction(repo.removeAllMembers(apiKey, organizationId, groupId))) {
-              data[userId] = deleted
-            }
+            removed.push(...yield* withTransaction(repo.removeAllMembers(apiKey, organizationId, groupId)))
+            for (const userId of removed) data[userId] = deleted
           } else {
             for (const userId of input.userIds ?? []) {
-              data[userId] = (yield* withTransaction(repo.removeMember(apiKey, organizationId, groupId, userId)))
-                ? deleted
-                : entry(groupId, false, "User is not in the organization user group.")
+              const wasMember = yield* withTransaction(repo.removeMember(apiKey, organizationId, groupId, userId))
+              if (wasMember) removed.push(userId)
+              data[userId] = wasMember ? deleted : entry(groupId, false, "User is not in the organization user group.")
             }
           }
+          yield* events.emit(apiKey, removed.map((userId) => accessEvents.groupMemberRemoved(userId, organizationId, groupId)))
           return data
         }))
     }

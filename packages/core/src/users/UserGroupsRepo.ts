@@ -30,6 +30,6 @@ export class UserGroupsRepo extends Context.Tag("@atrium/core/UserGroupsRepo")<U
   readonly removeMember: (apiKey: string, organizationId: string, groupId: string, userId: string) => Effect.Effect<boolean>
   /** Empties the group; the user ids that were members, ordered. */
   readonly removeAllMembers: (apiKey: string, organizationId: string, groupId: string) => Effect.Effect<ReadonlyArray<string>>
-  /** Removes the user from every group of the organization; false when it was in none. */
-  readonly removeFromOrganizationGroups: (apiKey: string, organizationId: string, userId: string) => Effect.Effect<boolean>
+  /** Removes the user from every group of the organization; the ids of the groups it was in, ordered. */
+  readonly removeFromOrganizationGroups: (apiKey: string, organizationId: string, userId: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}

@@ -1,6 +1,9 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { accessEvents, resourceOf } from "../access/AccessEvents.js"
 import { DocumentsRepo, newDocument } from "../documents/DocumentsRepo.js"
+import type { NewEvent } from "../events/EventListener.js"
+import { Events } from "../events/Events.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
@@ -58,6 +61,12 @@ const toUser = (row: UserRow): User => ({
 
 type UserItem = { success: boolean; id?: string; message: string }
 
+/** One user's item of a batch answer, and the access events of what was written for it. */
+interface Written<Item> {
+  readonly item: Item
+  readonly events: ReadonlyArray<NewEvent>
+}
+
 /**
  * One page of users/get: its users, or (with allDocuments and groupByDocumentId) each document's users by
  * document id, as the answer's `data` carries them; `next` is the next page's token, undefined on the last.
@@ -78,7 +87,30 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     const folders = yield* FoldersRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
+    const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
+
+    /**
+     * Each user's item, written in the call's transaction (each user a savepoint in it: a commit per
+     * user cost more than the user's own writes), and the events of every user's writes emitted in it.
+     */
+    const eachUser = <Entry, Item>(
+      apiKey: string,
+      entries: ReadonlyArray<Entry>,
+      userIdOf: (entry: Entry) => string,
+      write: (entry: Entry) => Effect.Effect<Written<Item>>
+    ) =>
+      Effect.gen(function*() {
+        const data: Record<string, Item> = {}
+        const emitted: Array<NewEvent> = []
+        for (const entry of entries) {
+          const written = yield* write(entry)
+          data[userIdOf(entry)] = written.item
+          emitted.push(...written.events)
+        }
+        yield* events.emit(apiKey, emitted)
+        return data
+      })
 
     /** A user's fields are merged on add and update: concurrent writes of one user apply one after the other. */
     const lockUser = (apiKey: string, userId: string) => lock(...userLock(apiKey, userId))
@@ -115,16 +147,12 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         const base: UserRow = existing ?? newUser(apiKey, input.userId, yield* ids.make(), now)
         const row = merge(base, input, now)
         yield* repo.putUser(row)
-        yield* repo.putMembership({
-          apiKey,
-          organizationId,
-          ...scope,
-          userId: input.userId,
-          accessRole: input.accessRole ?? "editor",
-          createdAt: now,
-          updatedAt: now
-        })
-        return { success: true, id: row.internalId, message: "User added." } as UserItem
+        const accessRole = input.accessRole ?? "editor"
+        yield* repo.putMembership({ apiKey, organizationId, ...scope, userId: input.userId, accessRole, createdAt: now, updatedAt: now })
+        return {
+          item: { success: true, id: row.internalId, message: "User added." } as UserItem,
+          events: [accessEvents.granted(input.userId, resourceOf({ organizationId, ...scope }), accessRole)]
+        }
       }))
 
     /** A user "exists" for an update when it has a membership at exactly the call's level. */
@@ -135,36 +163,51 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         const existing = yield* repo.findUser(apiKey, input.userId)
         const membership = yield* repo.findMembership(apiKey, organizationId, scope.level, scope.scopeId, input.userId)
         if (existing === undefined || membership === undefined) {
-          return { success: false, ...(existing !== undefined && { id: existing.internalId }), message: "User does not exist." } as UserItem
+          const item = { success: false, ...(existing !== undefined && { id: existing.internalId }), message: "User does not exist." } as UserItem
+          return { item, events: [] }
         }
         yield* repo.putUser(merge(existing, input, now))
-        if (input.accessRole !== undefined) yield* repo.putMembership({ ...membership, accessRole: input.accessRole, updatedAt: now })
-        return { success: true, id: existing.internalId, message: "User updated." } as UserItem
+        const granted: Array<NewEvent> = []
+        if (input.accessRole !== undefined) {
+          yield* repo.putMembership({ ...membership, accessRole: input.accessRole, updatedAt: now })
+          granted.push(accessEvents.granted(input.userId, resourceOf(membership), input.accessRole, membership.expiresAt))
+        }
+        return { item: { success: true, id: existing.internalId, message: "User updated." } as UserItem, events: granted }
       }))
 
-    /** Organization scope removes every membership in the organization and every group membership (spec users/delete). */
+    /**
+     * Organization scope removes every membership in the organization and every group membership (spec users/delete):
+     * `access.revoked` for each grant removed, `access.group_member_removed` for each group left.
+     */
     const deleteOne = (apiKey: string, organizationId: string, scope: Scope, userId: string) =>
       withTransaction(Effect.gen(function*() {
+        const removed: Array<NewEvent> = []
         if (scope.level !== "organization") {
-          return yield* repo.deleteMembership(apiKey, organizationId, scope.level, scope.scopeId, userId)
+          if (yield* repo.deleteMembership(apiKey, organizationId, scope.level, scope.scopeId, userId)) {
+            removed.push(accessEvents.revoked(userId, resourceOf({ organizationId, ...scope })))
+          }
+        } else {
+          for (const place of yield* repo.deleteOrganizationMemberships(apiKey, organizationId, userId)) {
+            removed.push(accessEvents.revoked(userId, resourceOf({ organizationId, ...place })))
+          }
+          for (const groupId of yield* groups.removeFromOrganizationGroups(apiKey, organizationId, userId)) {
+            removed.push(accessEvents.groupMemberRemoved(userId, organizationId, groupId))
+          }
         }
-        const hadMemberships = yield* repo.deleteOrganizationMemberships(apiKey, organizationId, userId)
-        const hadGroups = yield* groups.removeFromOrganizationGroups(apiKey, organizationId, userId)
-        return hadMemberships || hadGroups
+        const item = removed.length > 0 ? { success: true, message: "User removed." } : { success: false, message: "User does not exist." }
+        return { item, events: removed }
       }))
 
     return {
       /**
-       * users/add (docs/compatibility.md, "Users"): a missing organization is created; users join only the level named.
-       * One transaction, each user a savepoint in it: a commit per user cost more than the user's own writes.
+       * users/add (docs/compatibility.md, "Users"): a missing organization is created; users join only the level named,
+       * each with `access.granted` there.
        */
       add: (apiKey: string, input: typeof AddUsersInput.Type) =>
         withTransaction(Effect.gen(function*() {
           const scope = scopeOf(input)
           yield* prepare(apiKey, input, scope)
-          const data: Record<string, UserItem> = {}
-          for (const user of input.users) data[user.userId] = yield* addOne(apiKey, input.organizationId, scope, user)
-          return data
+          return yield* eachUser(apiKey, input.users, (user) => user.userId, (user) => addOne(apiKey, input.organizationId, scope, user))
         })),
 
       /**
@@ -231,27 +274,16 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
           return yield* withNextToken(page.items.map(toUser), page.hasMore && last ? last.userId : undefined)
         }),
 
-      /** Spec v1 users/update and v2 users/update (which also sets accessRole at the call's level); one transaction, as add. */
+      /**
+       * Spec v1 users/update and v2 users/update, which also sets accessRole at the call's level
+       * (`access.granted` for each user it sets it for); one transaction, as add.
+       */
       update: (apiKey: string, input: typeof UpdateUsersV2Input.Type) =>
-        withTransaction(Effect.gen(function*() {
-          const scope = scopeOf(input)
-          const data: Record<string, UserItem> = {}
-          for (const user of input.users) data[user.userId] = yield* updateOne(apiKey, input.organizationId, scope, user)
-          return data
-        })),
+        withTransaction(eachUser(apiKey, input.users, (user) => user.userId, (user) => updateOne(apiKey, input.organizationId, scopeOf(input), user))),
 
       /** Spec users/delete: an unknown user is an entry with success false; one transaction, as add. */
       delete: (apiKey: string, input: typeof DeleteUsersInput.Type) =>
-        withTransaction(Effect.gen(function*() {
-          const scope = scopeOf(input)
-          const data: Record<string, { success: boolean; message: string }> = {}
-          for (const userId of input.userIds) {
-            data[userId] = (yield* deleteOne(apiKey, input.organizationId, scope, userId))
-              ? { success: true, message: "User removed." }
-              : { success: false, message: "User does not exist." }
-          }
-          return data
-        }))
+        withTransaction(eachUser(apiKey, input.userIds, (userId) => userId, (userId) => deleteOne(apiKey, input.organizationId, scopeOf(input), userId)))
     }
   })
 }) {}

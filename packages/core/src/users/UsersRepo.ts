@@ -93,8 +93,12 @@ export class UsersRepo extends Context.Tag("@atrium/core/UsersRepo")<UsersRepo, 
     scopeId: string,
     userId: string
   ) => Effect.Effect<boolean>
-  /** Removes every membership of the user in the organization, at every level; false when there was none. */
-  readonly deleteOrganizationMemberships: (apiKey: string, organizationId: string, userId: string) => Effect.Effect<boolean>
+  /** Removes every membership of the user in the organization, at every level: where each was (none: there was none). */
+  readonly deleteOrganizationMemberships: (
+    apiKey: string,
+    organizationId: string,
+    userId: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly level: MembershipLevel; readonly scopeId: string }>>
   /** Keyset page of the users holding a membership that matches `filter`, each once, ordered by userId. */
   readonly list: (
     apiKey: string,

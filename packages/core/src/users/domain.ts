@@ -14,7 +14,8 @@ export const usersDomain = defineDomain({
   services: [Users.Default, UserGroups.Default],
   repositories: [SqlUsersRepo, SqlUserGroupsRepo],
   dataTables: [
-    { name: "user_group_members", ...common, user: "user_id" },
+    // The organization's members for organizationPrivate (the access rule).
+    { name: "user_group_members", ...common, user: "user_id", access: true },
     {
       // Organization, folder and document access; scope_id is the document id at level "document".
       name: "user_memberships",
@@ -22,7 +23,8 @@ export const usersDomain = defineDomain({
       user: "user_id",
       document: "scope_id",
       documentRowsOnly: { column: "level", value: "document" },
-      documentInKey: true
+      documentInKey: true,
+      access: true
     },
     // The user record (name, email, …), one per API key: shared by its organizations; deleted last.
     { name: "users", apiKey: "api_key", user: "user_id", order: "last" }

@@ -1,5 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { accessEvents } from "../access/AccessEvents.js"
 import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret } from "../crypto/Secrets.js"
 import { internal, invalidArgument } from "../protocol/ApiError.js"
@@ -111,6 +112,8 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             yield* lock("settings", apiKey, PERMISSION_PROVIDER_SETTING) // a merge: concurrent updates apply one after the other
             const next = mergePermissionProvider(yield* permissionProvider(apiKey), input)
             yield* settings.put(apiKey, PERMISSION_PROVIDER_SETTING, next)
+            // The provider decides in place of stored grants while it is on: realtime re-checks the key's readers.
+            yield* events.emit(apiKey, [accessEvents.permissionProviderUpdated(next.usePermissionProvider)])
             return next
           }))
           return masked(updated)
@@ -127,8 +130,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
           yield* withTransaction(Effect.gen(function*() {
             yield* lock("settings", apiKey, API_KEY_CONFIG_SETTING)
             yield* settings.put(apiKey, API_KEY_CONFIG_SETTING, { ...(yield* storedApiKeyConfig(settings, apiKey)), defaultDocumentAccessType })
-            // Of the whole key, so of no organization's channel: endpoints that filter by channel do not get it.
-            yield* events.emit(apiKey, [{ type: "access.default_type_updated", data: { defaultDocumentAccessType }, channels: [], organizationId: null }])
+            yield* events.emit(apiKey, [accessEvents.defaultTypeUpdated(defaultDocumentAccessType)])
           }))
           return { defaultDocumentAccessType }
         }),

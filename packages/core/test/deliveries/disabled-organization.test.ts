@@ -139,7 +139,14 @@ forEachBackend("a disabled organization's webhook messages", (ctx: () => Started
     await disable(true)
     expect((await ok(creds, `${BASE}/messages/get`, {})).messages.map((m: any) => m.eventType)).toEqual(["order.paid"])
     await disable(false)
-    expect((await ok(creds, `${BASE}/messages/get`, {})).messages).toHaveLength(3)
+    // Open again, with the organization's own switch events (closed with it while it was disabled).
+    expect((await ok(creds, `${BASE}/messages/get`, {})).messages.map((m: any) => m.eventType).sort()).toEqual([
+      "access.organization_disabled_updated",
+      "access.organization_disabled_updated",
+      "comment.add",
+      "message.attempt.exhausted",
+      "order.paid"
+    ])
   })
 
   it("keeps the host's own message of the organization's channel open: it is the host's, not the organization's", async () => {
@@ -154,12 +161,15 @@ forEachBackend("a disabled organization's webhook messages", (ctx: () => Started
 describe("a disabled organization's held delivery", () => {
   const KEY = "key_1"
   const START = Date.UTC(2026, 0, 1)
+  const layer = atriumLayer({ storage: MemoryStorage, ids: Ids.Sequential, options: { allowPrivateNetworks: true } })
+  const eventOf = (r: { readonly body: string }) => JSON.parse(r.body) as { event: string; data: { disabled?: boolean } }
 
   effectIt.effect("goes out once the organization is enabled, within the hold, as the attempt it was due to be", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(START)
       yield* WebhookConfigs.update(KEY, { isEnabled: true })
-      yield* WebhookEndpoints.create(KEY, { url: receiver.url })
+      // The activity's event only: the organization's switch events are the next test's.
+      yield* WebhookEndpoints.create(KEY, { url: receiver.url, filterTypes: ["comment.add"] })
       yield* Organizations.add(KEY, { organizations: [{ organizationId: ORG }] })
       yield* Activities.add(KEY, { organizationId: ORG, documentId: "doc", activities: [{ featureType: "comment", actionType: "add", actionUser: { userId: "u1" } }] })
       const [message] = (yield* WebhookMessages.list(KEY, {})).items
@@ -174,5 +184,22 @@ describe("a disabled organization's held delivery", () => {
       const [attempt] = (yield* Attempts.list(KEY, { messageId: message!.messageId })).items
       expect(attempt).toMatchObject({ attemptNumber: 1, status: "success" })
       expect(receivedFor(message!.messageId)).toHaveLength(1)
-    }).pipe(Effect.provide(atriumLayer({ storage: MemoryStorage, ids: Ids.Sequential, options: { allowPrivateNetworks: true } }))))
+    }).pipe(Effect.provide(layer)))
+
+  effectIt.effect("holds the organization's own disabling event with the rest: it goes out after the enabling one, once the hold is over", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      yield* WebhookConfigs.update(KEY, { isEnabled: true })
+      yield* WebhookEndpoints.create(KEY, { url: receiver.url, filterTypes: ["access.organization_disabled_updated"] })
+      yield* Organizations.add(KEY, { organizations: [{ organizationId: ORG }] })
+      const before = receiver.received.length
+      const switches = () => receiver.received.slice(before).map(eventOf).map((e) => [e.event, e.data.disabled])
+      yield* Organizations.updateDisabledState(KEY, { organizationIds: [ORG], disabled: true })
+      expect(yield* Deliveries.runDue()).toBe(0)
+      yield* Organizations.updateDisabledState(KEY, { organizationIds: [ORG], disabled: false })
+      expect(yield* Deliveries.runDue()).toBe(1)
+      yield* TestClock.setTime(START + DISABLED_ORGANIZATION_HOLD_MILLIS)
+      expect(yield* Deliveries.runDue()).toBe(1)
+      expect(switches()).toEqual([["access.organization_disabled_updated", false], ["access.organization_disabled_updated", true]])
+    }).pipe(Effect.provide(layer)))
 })

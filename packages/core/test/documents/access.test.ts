@@ -27,13 +27,17 @@ forEachBackend("documents access", (ctx: () => Started) => {
       Effect.map(DocumentAccess.check({ apiKey: creds.apiKey, userId: "nobody", organizationId: "org", documentId }), (d) => [d.accessRole, d.reason])
     )
 
-  /** "org": folder "closed" (restricted) holding "secret", "readme" at the root. The backends' sequential ids make the same keys again, so the recorder forgets. */
+  /**
+   * "org": folder "closed" (restricted) holding "secret", "readme" at the root. The recorder then
+   * forgets: the tests' events only (the backends' sequential ids make the same keys again, and
+   * adding a document in a folder emits its own: access/events.test.ts).
+   */
   const workspace = async () => {
     const creds = await ctx().workspace()
-    reset()
     await ok(creds, "/v2/organizations/folders/add", { organizationId: "org", createOrganization: true, folders: [{ folderId: "closed", accessType: "restricted" }] })
     await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", folderId: "closed", documents: [{ documentId: "secret" }] })
     await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", documents: [{ documentId: "readme" }] })
+    reset()
     return creds
   }
 

@@ -120,7 +120,7 @@ describe("JobRunner", () => {
         ...port,
         userData: port.userData.filter(({ kind }) => kind === "activities"),
         deleteUserData: (...args: Parameters<typeof port.deleteUserData>) =>
-          port.deleteUserData(...args).pipe(Effect.zipRight(++calls === 2 ? Effect.die("disk on fire") : Effect.void))
+          port.deleteUserData(...args).pipe(Effect.tap(() => ++calls === 2 ? Effect.die("disk on fire") : Effect.void))
       }))
     )
     return Effect.gen(function*() {

@@ -5,6 +5,7 @@
  * order, so a domain without one fails it.
  */
 
+import { domains } from "../../src/domains.js"
 import type { TestResponse } from "../../src/testing/Harness.js"
 
 /** The calls a domain's seed makes as key A: `call` fails the test unless A's call succeeded, and gives its `result`. */
@@ -41,4 +42,35 @@ export interface DomainIsolation {
    * every domain's `aimed` values. None: say why beside an empty list.
    */
   readonly reads: (kept: Readonly<Record<string, unknown>>) => ReadonlyArray<readonly [string, unknown]>
+}
+
+/**
+ * Every descriptor's isolation (`test/<domain>/isolation.ts`), in the domains' order: the isolation
+ * suite's, and the seeds other table-wide suites store (access/every-write-emits.test.ts). A domain
+ * without one fails.
+ */
+export const domainIsolations = (): Promise<ReadonlyArray<DomainIsolation>> =>
+  Promise.all(domains.map(async (domain): Promise<DomainIsolation> => {
+    const module = await import(`../${domain.name}/isolation.ts`).catch(() => undefined) as { isolation?: DomainIsolation } | undefined
+    if (module?.isolation === undefined) throw new Error(`test/${domain.name}/isolation.ts declares no isolation seeds for the domain ${domain.name}`)
+    return module.isolation
+  }))
+
+/**
+ * A body aimed at the seeded data: every id-like field the seeds kept (`aimed`) set to their value
+ * where the body has one of its type, every list field (`aimedList`) to their list.
+ */
+export const aimAt = (aimed: Readonly<Record<string, unknown>>, aimedList: Readonly<Record<string, ReadonlyArray<unknown>>>) => {
+  const aim = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(aim)
+    if (typeof value !== "object" || value === null) return value
+    const out: Record<string, unknown> = {}
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = key in aimed && typeof inner === typeof aimed[key] ? aimed[key]
+        : key in aimedList && Array.isArray(inner) ? aimedList[key]
+        : aim(inner)
+    }
+    return out
+  }
+  return aim
 }

@@ -12,7 +12,7 @@ import { forEachBackend, postgresOverHttp } from "../../../../test-support/backe
 import { domains } from "../../src/domains.js"
 import { operations } from "../../src/operations.js"
 import { credentialsFor } from "../../src/testing/Harness.js"
-import type { DomainIsolation } from "./DomainIsolation.js"
+import { aimAt, domainIsolations } from "./DomainIsolation.js"
 import { schemaSamples } from "./schemaSamples.js"
 
 const MARK = "ISOLATED-A-7d1e"
@@ -35,11 +35,7 @@ forEachBackend("isolation between API keys", (ctx) => {
     const pageTokens: Array<string> = []
     const secrets: Array<string> = []
     const reads: Array<readonly [string, unknown]> = []
-    const seeds = await Promise.all(domains.map(async (domain): Promise<DomainIsolation> => {
-      const module = await import(`../${domain.name}/isolation.ts`).catch(() => undefined) as { isolation?: DomainIsolation } | undefined
-      if (module?.isolation === undefined) throw new Error(`test/${domain.name}/isolation.ts declares no isolation seeds for the domain ${domain.name}`)
-      return module.isolation
-    }))
+    const seeds = await domainIsolations()
     for (const [index, domain] of domains.entries()) {
       const seeded = await seeds[index]!.seed({ call: asA, mark: MARK, apiKey: a.apiKey, workspaceId: a.workspaceId, kept })
       Object.assign(kept, seeded.aimed)
@@ -64,23 +60,12 @@ forEachBackend("isolation between API keys", (ctx) => {
     expect(before.join("\n")).toContain(MARK)
 
     // B aims every operation at A: every id-like field of a body derived from its schema becomes A's.
-    const aimed = kept
-    const aim = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(aim)
-      if (typeof value !== "object" || value === null) return value
-      const out: Record<string, unknown> = {}
-      for (const [key, inner] of Object.entries(value)) {
-        out[key] = key in aimed && typeof inner === typeof aimed[key] ? aimed[key]
-          : key in aimedList && Array.isArray(inner) ? aimedList[key]
-          : aim(inner)
-      }
-      return out
-    }
+    const aim = aimAt(kept, aimedList)
     let calls = 0
     let carriedOut = 0
     for (const [index, operation] of operations.entries()) {
       const samples = schemaSamples(operation.input, SAMPLES, 7 + index)
-      const bodies = [...samples.map(aim), ...pageTokens.map((pageToken) => ({ organizationId: "org1", pageToken })), aimed]
+      const bodies = [...samples.map(aim), ...pageTokens.map((pageToken) => ({ organizationId: "org1", pageToken })), kept]
       const headers = await credentialsFor(operation.auth, b, client)
       for (const data of bodies) {
         const answer = await client.post(operation.paths[0]!, data, headers)

@@ -5,8 +5,9 @@ import { DocumentsRepo } from "../../documents/DocumentsRepo.js"
 import { JobDataPort } from "../../jobs/JobDataPort.js"
 import { type JobRow, JobsRepo, newJob } from "../../jobs/JobsRepo.js"
 import { PresenceRepo } from "../../presence/PresenceRepo.js"
+import { UserGroupsRepo } from "../../users/UserGroupsRepo.js"
 import { UsersRepo } from "../../users/UsersRepo.js"
-import { activity, document, type StorageCases, T0, unique, user } from "./fixtures.js"
+import { activity, document, membership, type StorageCases, T0, unique, user } from "./fixtures.js"
 
 export const cases: StorageCases = (it, expect) => {
   it.effect("JobsRepo: oldest due job first, leases fence every write, expired leases are claimed again", () =>
@@ -74,6 +75,48 @@ export const cases: StorageCases = (it, expect) => {
       expect(yield* presence.find(apiKey, "other-org", "doc", "gone")).toBeUndefined()
       expect(yield* users.findUser(apiKey, "gone")).toBeUndefined()
       expect((yield* activities.find(apiKey, "org", "a1"))?.id).toBe("a1")
+    }))
+
+  it.effect("JobDataPort says whose access it removed and whether it moved what the access rule reads (the jobs' events)", () =>
+    Effect.gen(function*() {
+      const data = yield* JobDataPort
+      const users = yield* UsersRepo
+      const groups = yield* UserGroupsRepo
+      const documents = yield* DocumentsRepo
+      const activities = yield* ActivitiesRepo
+      const apiKey = unique("key")
+      for (const organizationId of ["org-b", "org-a"]) {
+        yield* users.putMembership(membership(apiKey, organizationId, "gone"))
+        yield* users.putMembership(membership(apiKey, organizationId, "gone", { level: "document", scopeId: "doc" }))
+      }
+      yield* users.putMembership(membership(apiKey, "org-a", "stays"))
+      yield* groups.addMember(apiKey, "org-a", "g", "gone", T0)
+      // Each organization and user once, ordered; a kind the access rule does not read says nothing.
+      expect(yield* data.deleteUserData(apiKey, ["gone", "stays"], undefined, "user_memberships")).toEqual([
+        { organizationId: "org-a", userId: "gone" },
+        { organizationId: "org-a", userId: "stays" },
+        { organizationId: "org-b", userId: "gone" }
+      ])
+      expect(yield* data.deleteUserData(apiKey, ["gone"], "org-a", "user_group_members")).toEqual([{ organizationId: "org-a", userId: "gone" }])
+      expect(yield* data.deleteUserData(apiKey, ["gone"], "org-a", "user_group_members")).toEqual([])
+      yield* activities.put(activity(apiKey, "org-a", "a1", T0))
+      expect(yield* data.deleteUserData(apiKey, ["user-1"], undefined, "activities")).toEqual([])
+      expect(yield* activities.find(apiKey, "org-a", "a1")).toBeUndefined()
+
+      yield* documents.insert(document(apiKey, "org-a", "doc"))
+      yield* users.putMembership(membership(apiKey, "org-a", "ann", { level: "document", scopeId: "doc" }))
+      yield* activities.put(activity(apiKey, "org-a", "a2", T0, { metadata: { apiKey, organizationId: "org-a", documentId: "doc" } }))
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-new", "documents")).toBe(true)
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-new", "user_memberships")).toBe(true)
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-new", "activities")).toBe(false)
+      expect(yield* users.findMembership(apiKey, "org-a", "document", "doc-new", "ann")).toBeDefined()
+      expect((yield* activities.find(apiKey, "org-a", "a2"))?.metadata.documentId).toBe("doc-new")
+      // Nothing left under the old id, nothing under the new one: nothing changed.
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-3", "documents")).toBe(false)
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-3", "user_memberships")).toBe(false)
+      // A grant waiting under the new id is dropped: that changes access too.
+      yield* users.putMembership(membership(apiKey, "org-a", "bob", { level: "document", scopeId: "doc-2" }))
+      expect(yield* data.moveDocumentData(apiKey, "org-a", "doc", "doc-2", "user_memberships")).toBe(true)
     }))
 
   it.effect("job data primitives touch one API key only", () =>

@@ -53,8 +53,12 @@ export const cases: StorageCases = (it, expect) => {
       yield* users.putMembership(membership(apiKey, "org", "u"))
       expect(yield* users.deleteMembership(apiKey, "org", "folder", "f", "u")).toBe(true)
       expect(yield* users.deleteMembership(apiKey, "org", "folder", "f", "u")).toBe(false)
-      expect(yield* users.deleteOrganizationMemberships(apiKey, "org", "u")).toBe(true)
-      expect(yield* users.deleteOrganizationMemberships(apiKey, "org", "u")).toBe(false)
+      yield* users.putMembership(membership(apiKey, "org", "u", { level: "document", scopeId: "d" }))
+      yield* users.putMembership(membership(apiKey, "other-org", "u"))
+      // Where each removed grant was, ordered: what users/delete's events name.
+      expect(yield* users.deleteOrganizationMemberships(apiKey, "org", "u")).toEqual([{ level: "document", scopeId: "d" }, { level: "organization", scopeId: "" }])
+      expect(yield* users.deleteOrganizationMemberships(apiKey, "org", "u")).toEqual([])
+      expect(yield* users.findMembership(apiKey, "other-org", "organization", "", "u")).toBeDefined()
 
       const group = { apiKey, organizationId: "org", groupId: "g", name: "G", createdAt: T0, updatedAt: T0 }
       yield* groups.putGroup(group)
@@ -63,8 +67,8 @@ export const cases: StorageCases = (it, expect) => {
       for (const id of ["u2", "u1", "u2"]) yield* groups.addMember(apiKey, "org", "g", id, T0)
       yield* groups.addMember(apiKey, "org", "g2", "u1", T0)
       expect(yield* groups.removeMember(apiKey, "org", "g", "nobody")).toBe(false)
-      expect(yield* groups.removeFromOrganizationGroups(apiKey, "org", "u1")).toBe(true)
-      expect(yield* groups.removeFromOrganizationGroups(apiKey, "org", "u1")).toBe(false)
+      expect(yield* groups.removeFromOrganizationGroups(apiKey, "org", "u1")).toEqual(["g", "g2"])
+      expect(yield* groups.removeFromOrganizationGroups(apiKey, "org", "u1")).toEqual([])
       expect(yield* groups.removeAllMembers(apiKey, "org", "g")).toEqual(["u2"])
       expect(yield* groups.removeAllMembers(apiKey, "org", "g")).toEqual([])
     }))
