@@ -5,7 +5,7 @@
  */
 import type { AtriumHandler, AtriumOptionsInput } from "@atrium/core"
 import { CapturedMail, MemoryStorage, testAtrium } from "@atrium/core/testing"
-import { toNodeListener } from "@atrium/node-http"
+import { attachRealtime, toNodeListener } from "@atrium/node-http"
 import { PgStorage } from "@atrium/sql-pg"
 import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
@@ -23,9 +23,11 @@ export interface HttpAtrium {
 
 export const serveAtrium = async (
   storage: "memory" | "sqlite" | "postgres",
-  { basePath, options = {}, routes }: {
+  { basePath, options = {}, realtime = false, routes }: {
     readonly options?: AtriumOptionsInput
     readonly basePath?: string
+    /** Serve the realtime WebSocket too (node-http's attachRealtime). */
+    readonly realtime?: boolean
     readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean
   } = {}
 ): Promise<HttpAtrium> => {
@@ -41,11 +43,13 @@ export const serveAtrium = async (
   const server = createServer((req, res) => {
     if (routes?.(req, res) !== true) api(req, res)
   })
+  const sockets = realtime ? attachRealtime(server, atrium, basePath === undefined ? {} : { basePath }) : undefined
   const url = await listen(server)
   return {
     url,
     atrium,
     stop: async () => {
+      await sockets?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await atrium.dispose()
       await db?.drop()

@@ -19,6 +19,7 @@ import { Mailer } from "./ports/Mailer.js"
 import { StorageHealth } from "./ports/StorageHealth.js"
 import { GuardedTransport } from "./ports/NodeTransport.js"
 import type { WebhookTransport } from "./ports/WebhookTransport.js"
+import { makeRealtimeAccept, type RealtimeAnswer, type RealtimeUpgrade } from "./realtime/RealtimeAccept.js"
 import { Tokens } from "./tokens/Tokens.js"
 import type { EventListener } from "./events/EventListener.js"
 import { DomainServices } from "./Services.js"
@@ -122,6 +123,11 @@ export interface AtriumHandler {
    */
   readonly runDue: () => Promise<{ readonly deliveries: number; readonly jobTasks: number }>
   readonly options: AtriumOptions
+  /**
+   * Realtime (docs/realtime.md): a transport (node-http's `attachRealtime`) asks `accept` for
+   * each WebSocket upgrade, then connects the socket or answers the refusal over HTTP.
+   */
+  readonly realtime: { readonly accept: (request: RealtimeUpgrade) => Promise<RealtimeAnswer> }
   /** The runtime the operations run on: run any service method of `@atrium/core` with it. */
   readonly runtime: ManagedRuntime.ManagedRuntime<AtriumServices, unknown>
 }
@@ -160,10 +166,12 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   }
 
   let dispatch: ((request: AtriumRequest) => Promise<AtriumResponse>) | undefined
+  let acceptRealtime: ((request: RealtimeUpgrade) => Promise<RealtimeAnswer>) | undefined
   let startFailure: { readonly cause: unknown } | undefined
   const starting = runtime.runtime().then(
     (rt) => {
       dispatch = makeDispatcher<AtriumServices>({ operations, documents, options, runtime: rt })
+      acceptRealtime = makeRealtimeAccept(rt)
       return dispatch
     },
     (error) => {
@@ -191,6 +199,12 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
       starting.then(() => {
         if (startFailure !== undefined) throw startFailure.cause
       }),
+    realtime: {
+      accept: (request) =>
+        starting.then(async (respond) =>
+          acceptRealtime !== undefined ? acceptRealtime(request) : { accepted: false, response: await respond({ method: "GET", path: request.path, headers: {}, body: undefined }) }
+        )
+    },
     dispose: () => runtime.dispose(),
     runDue: () =>
       runtime.runPromise(Effect.gen(function*() {

@@ -128,3 +128,4 @@ export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptio
     void answerNodeRequest(atrium, req, res, { path, ...(onResponse && { onResponse }) })
   }
 }
+export { type AttachedRealtime, attachRealtime, type RealtimeOptions } from "./Realtime.js"

@@ -1,6 +1,6 @@
 import { type AtriumHandler, createAtrium } from "@atrium/core"
 import { examples } from "@atrium/core/codegen"
-import { toNodeListener } from "@atrium/node-http"
+import { attachRealtime, toNodeListener } from "@atrium/node-http"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -97,6 +97,8 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     requestLine(req.method!, docsPath, res.statusCode, performance.now() - started, requestId)
   })
   limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
+  // The realtime WebSocket (docs/realtime.md); its token rides in the query, which no log line writes (the request log is of HTTP answers).
+  const realtime = attachRealtime(server, atrium)
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(env.port, env.host, () => resolve())
@@ -110,6 +112,7 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     url,
     log,
     close: async () => {
+      await realtime.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Connections idle now, and each one as its request under way is answered: a client's

@@ -9,7 +9,7 @@ import { isUtf8 } from "node:buffer"
 import type { AtriumOptions } from "../Config.js"
 import { Access } from "./Access.js"
 import { ApiError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from "./ApiError.js"
-import { AllowedOrigins, isClientPath, originAdmitted, originNotOfApiKey, preflightAnswer, withCors } from "./Cors.js"
+import { AllowedOrigins, isClientPath, originAdmitted, preflightAnswer, withCors } from "./Cors.js"
 import { credentialHeaders } from "./CredentialHeaders.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
@@ -19,6 +19,7 @@ import { withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
 import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus, UserCaller } from "./Operation.js"
 import { invalidToken } from "../tokens/TokenVerification.js"
+import { makeUserAuthentication } from "./UserCaller.js"
 import { UserTokens } from "./UserTokens.js"
 
 /** A request as every adapter hands it to the core: header names in lower case, path without the mount prefix. */
@@ -45,12 +46,13 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as co
 
 const respond = (status: number, body: string): AtriumResponse => ({ status, headers: JSON_HEADERS, body })
 
-const fail = (error: ApiError): AtriumResponse =>
+/** An error as an answer: the envelope, its HTTP status, and `Retry-After` when it says when. */
+export const errorResponse = (error: ApiError): AtriumResponse =>
   error.retryAfterSeconds === undefined
     ? respond(httpStatusOf[error.status], errorBody(error))
     : { status: httpStatusOf[error.status], headers: { ...JSON_HEADERS, "retry-after": String(error.retryAfterSeconds) }, body: errorBody(error) }
 
-const header = (request: AtriumRequest, name: string): string | undefined => {
+export const header = (request: Pick<AtriumRequest, "headers">, name: string): string | undefined => {
   const value = request.headers[name]
   return typeof value === "string" ? value : value?.[0]
 }
@@ -141,7 +143,6 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   // Looked up once: every request needs it.
   const access = Context.get(runtime.context, Access)
   const limitApiKey = access.limitApiKey
-  const userTokens = Context.get(runtime.context, UserTokens)
   const origins = Context.get(runtime.context, AllowedOrigins)
   const apiKeyOnClientPath = unauthenticated(
     `API keys are not accepted on client paths: send the user's token as "Authorization: Bearer <token>".`
@@ -150,35 +151,14 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     `A user's token is not accepted on server paths: send the API key headers (${names.apiKey}, ${names.authToken}).`
   )
   const noToken = invalidToken({ reason: "no_bearer_token" })
-  const keyGone = invalidToken()
+  const authenticateUser = makeUserAuthentication(runtime)
 
-  /**
-   * The user a client call comes from: its token verified (kept until it expires), its API key still
-   * there, and a browser's page at an origin that key's allowed domains admit (Cors.ts).
-   */
+  /** The user a client call comes from (UserCaller.ts): its bearer token, no API-key headers. */
   const userCaller = (request: AtriumRequest): Effect.Effect<UserCaller, ApiError> => {
     if (header(request, names.apiKey) !== undefined || header(request, names.authToken) !== undefined) return Effect.fail(apiKeyOnClientPath)
     const token = bearerToken(header(request, "authorization"))
     if (token === undefined) return Effect.fail(noToken)
-    return Effect.flatMap(userTokens.verify(token), (verified) =>
-      Effect.flatMap(access.apiKeyExists(verified.apiKey), (exists): Effect.Effect<UserCaller, ApiError> => {
-        if (!exists) return Effect.fail(keyGone)
-        const caller: UserCaller = {
-          mode: "user",
-          apiKey: verified.apiKey,
-          userId: verified.userId,
-          user: verified.user,
-          tokenResources: verified.permissions.resources,
-          expiresAt: verified.expiresAt * 1000,
-          ip: request.ip ?? ""
-        }
-        const origin = header(request, "origin")
-        if (origin === undefined) return Effect.succeed(caller) // not from a browser page: nothing to admit
-        return Effect.flatMap(
-          originAdmitted(origins, verified.apiKey, origin, header(request, "host")),
-          (admitted) => admitted ? Effect.succeed(caller) : Effect.fail(originNotOfApiKey(origin))
-        )
-      }))
+    return authenticateUser(token, { origin: header(request, "origin"), host: header(request, "host"), ip: request.ip })
   }
 
   /**
@@ -280,7 +260,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
     const exit = await exitOf(document)
     if (Exit.isSuccess(exit)) return respond(exit.value.status, exit.value.body)
     logDefect(path, exit.cause)
-    return fail(internal("Internal error."))
+    return errorResponse(internal("Internal error."))
   }
 
   const answerPath = async (request: AtriumRequest, path: string): Promise<AtriumResponse> => {
@@ -290,13 +270,13 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
       if (document !== undefined && (request.method === "GET" || request.method === "HEAD")) {
         return serveDocument(path, document)
       }
-      return fail(notFound(`No operation at ${path}.`))
+      return errorResponse(notFound(`No operation at ${path}.`))
     }
     if (request.method !== "POST") {
-      return fail(invalidArgument(`Method ${request.method} is not allowed: every operation is a POST.`))
+      return errorResponse(invalidArgument(`Method ${request.method} is not allowed: every operation is a POST.`))
     }
     const data = unwrap(request, options.maxBodyBytes)
-    if (Either.isLeft(data)) return fail(data.left)
+    if (Either.isLeft(data)) return errorResponse(data.left)
 
     const exit = await exitOf(route(request, data.right))
     if (Exit.isSuccess(exit)) {
@@ -304,17 +284,17 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
         return respond(successStatus.get(path)!, JSON.stringify({ result: exit.value }))
       } catch (error) {
         logDefect(path, Cause.die(error))
-        return fail(internal("Internal error."))
+        return errorResponse(internal("Internal error."))
       }
     }
     const failure = Cause.failureOption(exit.cause)
     if (Option.isSome(failure) && failure.value instanceof ApiError) {
       const strict = failure.value.status === "INTERNAL" ? strictStatus.get(path) : undefined
       const { details, message } = failure.value
-      return fail(strict === undefined ? failure.value : new ApiError(details === undefined ? { status: strict, message } : { status: strict, message, details }))
+      return errorResponse(strict === undefined ? failure.value : new ApiError(details === undefined ? { status: strict, message } : { status: strict, message, details }))
     }
     logDefect(path, exit.cause)
-    return fail(internal("Internal error."))
+    return errorResponse(internal("Internal error."))
   }
 
   /**
@@ -331,7 +311,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
       const exit = await exitOf(originAdmitted(origins, undefined, origin, host))
       if (Exit.isSuccess(exit)) return preflightAnswer(origin, exit.value)
       logDefect(path, exit.cause)
-      return fail(internal("Internal error."))
+      return errorResponse(internal("Internal error."))
     }
     const response = await answerPath(request, path)
     if (response.status < 300) return withCors(response, origin, true)
@@ -350,6 +330,6 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   return (request: AtriumRequest): Promise<AtriumResponse> =>
     answer(request).catch((error: unknown) => {
       logDefect(request.path, Cause.die(error))
-      return fail(internal("Internal error."))
+      return errorResponse(internal("Internal error."))
     })
 }

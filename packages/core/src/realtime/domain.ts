@@ -2,14 +2,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
 import { Followers } from "./Followers.js"
+import { RealtimeHub } from "./RealtimeHub.js"
 import { RealtimeListener } from "./RealtimeListener.js"
 import { SqlRealtimeLogRepo } from "./SqlRealtimeLogRepo.js"
 
-/** Realtime (docs/realtime.md): the log of followed documents' events, who follows which key, and its listener. */
+/** Realtime (docs/realtime.md): the log of followed documents' events, who follows which key, its listener, and each server's hub of connections. */
 export const realtimeDomain = defineDomain({
   name: "realtime",
   operations: [],
-  services: [],
+  services: [RealtimeHub.Default],
   repositories: [SqlRealtimeLogRepo],
   events: {
     services: RealtimeListener.Default.pipe(Layer.provideMerge(Followers.Default)),

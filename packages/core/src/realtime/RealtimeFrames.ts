@@ -1,0 +1,65 @@
+import * as Either from "effect/Either"
+import { type ApiError, invalidArgument } from "../protocol/ApiError.js"
+
+/** The longest frame a client may send (docs/realtime.md, "Bounded"): presence `data` is at most 4 KB. */
+export const MAX_FRAME_BYTES = 16 * 1024
+
+/** A client's `id`, echoed in the answer: a string or a number, as the client chose it. */
+export type FrameId = string | number | undefined
+
+/** What a client sends (spec client-api.md, "Realtime"), decoded. */
+export type ClientFrame =
+  | { readonly type: "subscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string; readonly afterSeq: number | undefined }
+  | { readonly type: "unsubscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string }
+  | { readonly type: "presence"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string }
+
+/** A frame refused: the error message to send, with the frame's `id` when it had a usable one. */
+export interface RefusedFrame {
+  readonly id: FrameId
+  readonly error: ApiError
+}
+
+const TYPES = ["subscribe", "unsubscribe", "presence"] as const
+/** Ids as the server API takes them: 1 to 256 characters. */
+const isId = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 256
+
+/** A text frame as a client message, or why not (the message says what is wrong). */
+export const decodeFrame = (text: string): Either.Either<ClientFrame, RefusedFrame> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return Either.left({ id: undefined, error: invalidArgument("A frame must be a JSON object: this one is not JSON.") })
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return Either.left({ id: undefined, error: invalidArgument("A frame must be a JSON object with a \"type\".") })
+  }
+  const frame = value as Record<string, unknown>
+  const id = typeof frame.id === "string" || (typeof frame.id === "number" && Number.isFinite(frame.id)) ? frame.id : undefined
+  const refuse = (message: string) => Either.left({ id, error: invalidArgument(message) })
+  if (frame.id !== undefined && id === undefined) return refuse("\"id\" must be a string or a number.")
+  const type = frame.type
+  if (typeof type !== "string" || !(TYPES as ReadonlyArray<string>).includes(type)) {
+    return refuse(`Unknown message type ${JSON.stringify(type ?? null)}: send subscribe, unsubscribe or presence.`)
+  }
+  if (!isId(frame.organizationId)) return refuse(`${type}: "organizationId" must be a string of 1 to 256 characters.`)
+  if (!isId(frame.documentId)) return refuse(`${type}: "documentId" must be a string of 1 to 256 characters.`)
+  const { documentId, organizationId } = frame
+  switch (type) {
+    case "subscribe": {
+      const afterSeq = frame.afterSeq
+      if (afterSeq !== undefined && !(Number.isSafeInteger(afterSeq) && (afterSeq as number) >= 0)) {
+        return refuse("subscribe: \"afterSeq\" must be the seq of the last event received (an integer, 0 or more).")
+      }
+      return Either.right({ type, id, organizationId, documentId, afterSeq: afterSeq as number | undefined })
+    }
+    case "unsubscribe":
+      return Either.right({ type, id, organizationId, documentId })
+    default:
+      return Either.right({ type: "presence", id, organizationId, documentId })
+  }
+}
+
+/** `{"type":"error", …}` for a refused frame or call (spec: `{"type": "error", "id", "status", "message"}`). */
+export const errorMessage = (id: FrameId, error: ApiError): string =>
+  JSON.stringify({ type: "error", ...(id !== undefined && { id }), status: error.status, message: error.message })

@@ -1,0 +1,329 @@
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Runtime from "effect/Runtime"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import { DocumentAccess, questionOf } from "../access/DocumentAccess.js"
+import { seesThread } from "../comments/CommentVisibility.js"
+import type { ApiError } from "../protocol/ApiError.js"
+import { invalidArgument } from "../protocol/ApiError.js"
+import type { UserCaller } from "../protocol/Operation.js"
+import { PresenceRepo } from "../presence/PresenceRepo.js"
+import { ChangeFeed, type FeedMessage } from "./ChangeFeed.js"
+import { FOLLOW_RENEW_MILLIS, Followers } from "./Followers.js"
+import { type ClientFrame, decodeFrame, errorMessage, type FrameId, MAX_FRAME_BYTES } from "./RealtimeFrames.js"
+import { type DocumentRef, type LoggedEvent, RealtimeLogRepo } from "./RealtimeLogRepo.js"
+
+/** What a transport gives a connection: its socket, as the core needs it. */
+export interface RealtimeSocket {
+  readonly send: (text: string) => void
+  readonly close: (code: number, reason: string) => void
+  /** Bytes handed to `send` and not yet written to the network: a client that does not read grows it. */
+  readonly bufferedAmount: () => number
+}
+
+/** What the core gives the transport for one accepted socket. */
+export interface RealtimeConnection {
+  /** A frame the client sent: text, or binary (refused). */
+  readonly receive: (frame: string | { readonly binary: true }) => void
+  /** The socket closed, for whatever reason: the user leaves. */
+  readonly closed: () => void
+}
+
+/** Close codes (docs/realtime.md). */
+export const CloseCodes = {
+  /** The token expired (spec). */
+  tokenExpired: 4001,
+  /** A frame over MAX_FRAME_BYTES (RFC 6455: message too big). */
+  tooBig: 1009,
+  /** The client does not read what it is sent (RFC 6455: try again later). */
+  tooSlow: 1013
+} as const
+
+/** What a connection may have queued and unsent before it is closed (a client that does not read). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024
+/** Events read from the log at a time. */
+const READ_CHUNK = 500
+/** How long the log keeps events: a client that reconnects within it misses nothing. */
+export const LOG_KEPT_MILLIS = 10 * 60_000
+
+interface Subscription {
+  readonly document: DocumentRef
+  /** The last seq this connection has been sent (or was told it had). */
+  seq: number
+}
+
+interface Session {
+  readonly caller: UserCaller
+  readonly socket: RealtimeSocket
+  /** Keyed like the hub's documents. */
+  readonly subscriptions: Map<string, Subscription>
+  /** Organizations whose private threads this user may see, as asked (the access rule's answer for the call). */
+  readonly memberships: Map<string, boolean>
+  open: boolean
+}
+
+interface FollowedDocument {
+  readonly ref: DocumentRef
+  readonly sessions: Set<Session>
+  /** The highest seq read from the log and handed to its sessions. */
+  lastRead: number
+  reading: boolean
+  readAgain: boolean
+}
+
+const keyOf = (d: DocumentRef) => JSON.stringify([d.apiKey, d.organizationId, d.documentId])
+
+/** `{"type":"event", …}`: the change as the spec has it (`event`: type, timestamp, data), with its seq for resuming. */
+const eventMessage = (ref: DocumentRef, event: LoggedEvent): string =>
+  `{"type":"event","organizationId":${JSON.stringify(ref.organizationId)},"documentId":${JSON.stringify(ref.documentId)},"seq":${event.seq},"event":{"type":${
+    JSON.stringify(event.type)
+  },"timestamp":${event.at},"data":${event.payloadJson}}}`
+
+/** The thread an event is about, as its payload carries it (comment events), for the visibility rule. */
+const threadOf = (event: LoggedEvent) => {
+  if (!event.payloadJson.includes("\"visibilityConfig\"")) return undefined
+  const data = JSON.parse(event.payloadJson) as { commentAnnotation?: { from?: { userId?: string }; visibilityConfig?: { type: string } } }
+  const thread = data.commentAnnotation
+  if (thread?.visibilityConfig === undefined || thread.visibilityConfig.type === "public") return undefined
+  return { createdBy: thread.from?.userId ?? "", record: { visibilityConfig: thread.visibilityConfig as never } }
+}
+
+/**
+ * Realtime on one server (docs/realtime.md): its connections, what each subscribes to, and the
+ * fan-out of each followed document's log to them, read once per document however many listen.
+ * Transport-free: a transport (node-http's `attachRealtime`) hands it sockets.
+ */
+export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/RealtimeHub", {
+  scoped: Effect.gen(function*() {
+    const log = yield* RealtimeLogRepo
+    const feed = yield* ChangeFeed
+    const followers = yield* Followers
+    const access = yield* DocumentAccess
+    const presence = yield* PresenceRepo
+    const runtime = yield* Effect.runtime<never>()
+    const runFork = Runtime.runFork(runtime)
+    const documents = new Map<string, FollowedDocument>()
+    const sessions = new Set<Session>()
+
+    // Started with the first connection: an Atrium that serves no realtime listens to nothing.
+    const hubScope = yield* Scope.make()
+    yield* Effect.addFinalizer(() => Effect.zipRight(followers.stop, Scope.close(hubScope, Exit.void)).pipe(Effect.ignore))
+    let started = false
+    const start = Effect.suspend(() => {
+      if (started) return Effect.void
+      started = true
+      return Effect.gen(function*() {
+        yield* feed.listen({ message: (message) => onFeed(message), gap: () => documents.forEach((doc) => pump(doc)) })
+        // Keep this server's follows alive, forget dead servers', and drop the log's old events.
+        yield* Effect.forkIn(
+          Effect.repeat(
+            Effect.zipRight(followers.renew, Effect.flatMap(Clock.currentTimeMillis, (now) => log.pruneBefore(now - LOG_KEPT_MILLIS))).pipe(Effect.ignore),
+            Schedule.spaced(FOLLOW_RENEW_MILLIS)
+          ),
+          hubScope
+        )
+      }).pipe(Scope.extend(hubScope))
+    })
+
+    const send = (session: Session, text: string) => {
+      if (!session.open) return
+      session.socket.send(text)
+      if (session.socket.bufferedAmount() > MAX_BUFFERED_BYTES) {
+        drop(session)
+        session.socket.close(CloseCodes.tooSlow, "Messages are not being read: too far behind.")
+      }
+    }
+
+    /** Whether the session's user may see the event (comment visibility; the document was checked at subscribe). */
+    const sees = (session: Session, event: LoggedEvent): Effect.Effect<boolean> => {
+      const thread = threadOf(event)
+      if (thread === undefined) return Effect.succeed(true)
+      const { userId } = session.caller
+      const organization = thread.record.visibilityConfig as { type: string; organizationId?: string }
+      const org = organization.type === "organizationPrivate" ? organization.organizationId : undefined
+      if (org === undefined || session.memberships.has(org)) return Effect.succeed(seesThread(thread, userId, (o) => session.memberships.get(o) === true))
+      return Effect.map(
+        access.checkOrganization({ apiKey: session.caller.apiKey, userId, organizationId: org, tokenResources: session.caller.tokenResources }),
+        (decision) => {
+          session.memberships.set(org, decision.accessRole !== null)
+          return seesThread(thread, userId, (o) => session.memberships.get(o) === true)
+        }
+      )
+    }
+
+    /**
+     * Hands the document's new events to its sessions, one read at a time per document (again if
+     * told meanwhile). The only place a document's events are sent: a session behind the others
+     * (it resumes from `afterSeq`, or joined while the others were read on) is served from the log
+     * first, so each gets every event once and in order.
+     */
+    const pump = (doc: FollowedDocument): void => {
+      if (doc.reading) {
+        doc.readAgain = true
+        return
+      }
+      doc.reading = true
+      runFork(Effect.gen(function*() {
+        for (;;) {
+          doc.readAgain = false
+          for (const session of [...doc.sessions]) {
+            const subscription = session.subscriptions.get(keyOf(doc.ref))
+            if (subscription !== undefined && subscription.seq < doc.lastRead) yield* catchUp(session, doc, subscription)
+          }
+          const events = yield* log.since(doc.ref, doc.lastRead, READ_CHUNK)
+          for (const event of events) {
+            const text = eventMessage(doc.ref, event)
+            for (const session of [...doc.sessions]) {
+              const subscription = session.subscriptions.get(keyOf(doc.ref))
+              if (subscription === undefined || event.seq <= subscription.seq) continue
+              subscription.seq = event.seq
+              if (yield* sees(session, event)) send(session, text)
+            }
+            doc.lastRead = event.seq
+          }
+          if (events.length < READ_CHUNK && !doc.readAgain) return
+        }
+      }).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("Realtime: a document's events could not be read.", cause)),
+        Effect.ensuring(Effect.sync(() => {
+          doc.reading = false
+        }))
+      ))
+    }
+
+    /** What a session behind the document missed, from the log, up to where the document is; a `resync` when the log no longer has it all. */
+    const catchUp = (session: Session, doc: FollowedDocument, subscription: Subscription) =>
+      Effect.gen(function*() {
+        while (subscription.seq < doc.lastRead && session.open) {
+          const events = (yield* log.since(doc.ref, subscription.seq, READ_CHUNK)).filter((event) => event.seq <= doc.lastRead)
+          if (events.length === 0 || events[0]!.seq !== subscription.seq + 1) {
+            subscription.seq = doc.lastRead
+            send(session, JSON.stringify({ type: "resync", organizationId: doc.ref.organizationId, documentId: doc.ref.documentId, seq: doc.lastRead }))
+            return
+          }
+          for (const event of events) {
+            subscription.seq = event.seq
+            if (yield* sees(session, event)) send(session, eventMessage(doc.ref, event))
+          }
+        }
+      })
+
+    const onFeed = (message: FeedMessage) => {
+      if (message.kind === "follow") {
+        runFork(followers.followedElsewhere(message.apiKey))
+        return
+      }
+      const doc = documents.get(keyOf(message))
+      if (doc !== undefined && message.seq > doc.lastRead) pump(doc)
+    }
+
+    const subscribe = (session: Session, frame: Extract<ClientFrame, { type: "subscribe" }>): Effect.Effect<void, ApiError> =>
+      Effect.gen(function*() {
+        const { caller } = session
+        const ref: DocumentRef = { apiKey: caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId }
+        yield* access.require(questionOf(caller, frame.organizationId, frame.documentId), "viewer")
+        const key = keyOf(ref)
+        const present = yield* presence.list(ref.apiKey, ref.organizationId, ref.documentId)
+        const subscribed = JSON.stringify({
+          type: "subscribed",
+          ...(frame.id !== undefined && { id: frame.id }),
+          organizationId: frame.organizationId,
+          documentId: frame.documentId,
+          presence: present.map((row) => ({ userId: row.userId, name: row.name, email: row.email, status: row.status, data: null, lastSeenAt: row.updatedAt }))
+        })
+        if (session.subscriptions.has(key)) return send(session, subscribed)
+        // Followed before the log's last number is read: every change committed after it is logged.
+        yield* followers.add(caller.apiKey)
+        const last = yield* log.lastSeq(ref)
+        if (!session.open) return yield* followers.remove(caller.apiKey)
+        session.subscriptions.set(key, { document: ref, seq: frame.afterSeq !== undefined && frame.afterSeq < last ? frame.afterSeq : last })
+        send(session, subscribed)
+        if (!session.open) return
+        // Only now among the document's sessions, so no event precedes the answer; the pump serves what it is behind.
+        const doc = documents.get(key) ?? { ref, sessions: new Set<Session>(), lastRead: last, reading: false, readAgain: false }
+        documents.set(key, doc)
+        doc.sessions.add(session)
+        pump(doc)
+      })
+
+    const leave = (session: Session, key: string) => {
+      const subscription = session.subscriptions.get(key)
+      if (subscription === undefined) return Effect.void
+      session.subscriptions.delete(key)
+      const doc = documents.get(key)
+      doc?.sessions.delete(session)
+      if (doc !== undefined && doc.sessions.size === 0) documents.delete(key)
+      return followers.remove(subscription.document.apiKey)
+    }
+
+    const drop = (session: Session) => {
+      if (!session.open) return
+      session.open = false
+      sessions.delete(session)
+      runFork(Effect.forEach([...session.subscriptions.keys()], (key) => leave(session, key), { discard: true }))
+    }
+
+    const handle = (session: Session, frame: ClientFrame): Effect.Effect<void, ApiError> => {
+      switch (frame.type) {
+        case "subscribe":
+          return subscribe(session, frame)
+        case "unsubscribe":
+          return Effect.zipRight(
+            leave(session, keyOf({ apiKey: session.caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId })),
+            Effect.sync(() =>
+              send(session, JSON.stringify({ type: "unsubscribed", ...(frame.id !== undefined && { id: frame.id }), organizationId: frame.organizationId, documentId: frame.documentId }))
+            )
+          )
+        case "presence":
+          return Effect.fail(invalidArgument("presence is not served yet over realtime (docs/realtime.md); use the server API's presence/update."))
+      }
+    }
+
+    return {
+      /** A socket of an authenticated user: the connection the transport feeds. */
+      connect: (caller: UserCaller, socket: RealtimeSocket): RealtimeConnection => {
+        const session: Session = { caller, socket, subscriptions: new Map(), memberships: new Map(), open: true }
+        sessions.add(session)
+        runFork(start)
+        // Frames of one connection are handled in order: a subscribe's answer precedes the next frame's.
+        let queue: Promise<unknown> = Promise.resolve()
+        const expiry = setTimeout(() => {
+          send(session, "{\"type\":\"token.expired\"}")
+          drop(session)
+          socket.close(CloseCodes.tokenExpired, "Token expired.")
+        }, Math.max(0, Math.min(caller.expiresAt - Date.now(), 2 ** 31 - 1)))
+        return {
+          receive: (frame) => {
+            if (!session.open) return
+            if (typeof frame !== "string") {
+              send(session, errorMessage(undefined, invalidArgument("Frames must be JSON text, not binary.")))
+              return
+            }
+            const decoded = decodeFrame(frame)
+            if (Either.isLeft(decoded)) {
+              send(session, errorMessage(decoded.left.id, decoded.left.error))
+              return
+            }
+            const id: FrameId = decoded.right.id
+            queue = queue.then(() =>
+              Runtime.runPromise(runtime)(handle(session, decoded.right).pipe(
+                Effect.catchAll((error) => Effect.sync(() => send(session, errorMessage(id, error)))),
+                Effect.catchAllCause((cause) => Effect.logError("Realtime: a frame could not be handled.", cause))
+              ))
+            )
+          },
+          closed: () => {
+            clearTimeout(expiry)
+            drop(session)
+          }
+        }
+      },
+      /** Connections open on this server now. */
+      connections: () => sessions.size,
+      maxFrameBytes: MAX_FRAME_BYTES
+    }
+  })
+}) {}
