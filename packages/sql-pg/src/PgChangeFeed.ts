@@ -81,7 +81,7 @@ const openListening = (options: PgChangeFeedOptions, channel: string, onPayload:
         })
         try {
           await client.connect()
-          await client.query(`LISTEN "${channel}"`)
+          await client.query(`LISTEN "${channel.replaceAll("\"", "\"\"")}"`)
         } catch (error) {
           client.end().catch(() => {})
           throw error
@@ -94,7 +94,7 @@ const openListening = (options: PgChangeFeedOptions, channel: string, onPayload:
   )
 
 /** The error's message for a log line (never the URL: pg's errors do not carry it). */
-const describe = (cause: unknown) => cause instanceof Error ? cause.message : String(cause)
+const messageOf = (cause: unknown) => cause instanceof Error ? cause.message : String(cause)
 
 /**
  * The change feed of servers sharing a PostgreSQL database (docs/realtime.md, "Across servers").
@@ -119,7 +119,7 @@ export const makePgChangeFeed = (options: PgChangeFeedOptions) =>
         try {
           tell(listener)
         } catch (error) {
-          Runtime.runFork(runtime)(Effect.logWarning("realtime feed: a listener failed", error))
+          Runtime.runFork(runtime)(Effect.logWarning("realtime feed: a listener failed", Cause.die(error)))
         }
       }
     }
@@ -139,13 +139,13 @@ export const makePgChangeFeed = (options: PgChangeFeedOptions) =>
           return yield* Effect.promise(() => lost)
         })).pipe(
           Effect.matchCauseEffect({
-            onSuccess: (cause) =>
-              Effect.logWarning(`realtime feed: the LISTEN connection was lost (${describe(cause)}); reconnecting`).pipe(
+            onSuccess: (lostBecause) =>
+              Effect.logWarning(`realtime feed: the LISTEN connection was lost (${messageOf(lostBecause)}); reconnecting`).pipe(
                 Effect.zipRight(sleep(retryDelay(0))),
                 Effect.zipRight(Effect.suspend(() => attempt(1, true)))
               ),
             onFailure: (cause) =>
-              Effect.logWarning(`realtime feed: cannot LISTEN (${describe(Cause.squash(cause))}); retrying in ${retryDelay(failures)} ms`).pipe(
+              Effect.logWarning(`realtime feed: cannot LISTEN (${messageOf(Cause.squash(cause))}); retrying in ${retryDelay(failures)} ms`).pipe(
                 Effect.zipRight(Deferred.succeed(settled, undefined)),
                 Effect.zipRight(sleep(retryDelay(failures))),
                 Effect.zipRight(Effect.suspend(() => attempt(failures + 1, true)))
@@ -156,6 +156,7 @@ export const makePgChangeFeed = (options: PgChangeFeedOptions) =>
     }
 
     let running: { readonly fiber: Fiber.RuntimeFiber<never>; readonly settled: Deferred.Deferred<void> } | undefined
+    /** Closes the connection; an attempt to connect in flight is let finish first (at most the connect timeout). */
     const stop = Effect.suspend(() => {
       if (running === undefined) return Effect.void
       const { fiber } = running

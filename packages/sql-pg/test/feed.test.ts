@@ -182,6 +182,23 @@ describe.skipIf(embedded)("the PostgreSQL change feed", () => {
     }
   })
 
+  it("a listener that throws is logged, and the others are still told", async () => {
+    const throwing = await listenOn(one, () => {
+      throw new Error("a listener's bug")
+    })
+    const heard = await listenOn(one)
+    try {
+      await run(two, publish(change("key_throw", 1)))
+      await run(two, publish(change("key_throw", 2)))
+      await flushed(two, heard)
+      expect(seqsOf(heard, "key_throw")).toEqual([1, 2])
+      expect(seqsOf(throwing, "key_throw")).toEqual([1, 2])
+    } finally {
+      await throwing.close()
+      await heard.close()
+    }
+  })
+
   it("a key followed on one server: a comment written through the other's API is logged and told back", async () => {
     const creds: TestCredentials = await createTestWorkspace(directClient(one))
     const post = async (atrium: AtriumHandler, path: string, data: unknown) => {
