@@ -6,10 +6,12 @@
  */
 import type { AtriumHandler, AtriumOptionsInput } from "@atrium/core"
 import { createTestWorkspace, directClient, httpClient, MemoryStorage, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
+import { InProcessChangeFeed } from "@atrium/core/sql"
 import { toNodeListener } from "@atrium/node-http"
 import { PgStorage } from "@atrium/sql-pg"
-import { testDatabase } from "@atrium/sql-pg/testing"
+import { type TestDatabase, testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
+import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -73,6 +75,14 @@ const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): P
   })
 }
 
+/**
+ * PostgreSQL storage on the test database. PGlite serves every connection from one session, so a
+ * notification never reaches the feed's LISTEN connection: there the in-process feed stands in
+ * (one server per database; the PostgreSQL feed's own tests need a real server).
+ */
+const pgStorage = (db: TestDatabase) =>
+  db.server.startsWith("PGlite") ? Layer.merge(PgStorage.layer({ url: db.url }), InProcessChangeFeed) : PgStorage.layer({ url: db.url })
+
 export const backends: ReadonlyArray<Backend> = [
   {
     name: "memory",
@@ -103,7 +113,7 @@ export const backends: ReadonlyArray<Backend> = [
     name: "postgres",
     start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
       const db = await testDatabase()
-      const atrium = testAtrium(PgStorage.layer({ url: db.url }), options, mailer, { listeners, runDeliveries })
+      const atrium = testAtrium(pgStorage(db), options, mailer, { listeners, runDeliveries })
       return started(atrium, directClient(atrium), async () => {
         await atrium.dispose()
         await db.drop()
@@ -117,7 +127,7 @@ export const postgresOverHttp: Backend = {
   name: "postgres over node-http",
   start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
     const db = await testDatabase()
-    return startedOverHttp(testAtrium(PgStorage.layer({ url: db.url }), options, mailer, { listeners, runDeliveries }), db.drop)
+    return startedOverHttp(testAtrium(pgStorage(db), options, mailer, { listeners, runDeliveries }), db.drop)
   }
 }
 

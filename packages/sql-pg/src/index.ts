@@ -8,10 +8,11 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { StorageServices } from "@atrium/core"
-import { MIGRATIONS_TABLE, migrations, migrationScript, SqlStorage } from "@atrium/core/sql"
+import { MIGRATIONS_TABLE, migrations, migrationScript, sqlStorage } from "@atrium/core/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { directPgClient } from "./DirectPgClient.js"
+import { PgChangeFeed } from "./PgChangeFeed.js"
 
 export interface PgPoolOptions {
   /** Most connections the pool opens (default 10). */
@@ -44,6 +45,7 @@ export interface PgStorageOptions {
 }
 
 export { MIGRATIONS_TABLE }
+export { FEED_APPLICATION_NAME, feedChannel, PgChangeFeed, type PgChangeFeedOptions } from "./PgChangeFeed.js"
 
 /** The advisory lock key of `underSetupLock` (any constant; "atrium" in ASCII). */
 const SETUP_LOCK_KEY = 0x617472697564
@@ -102,11 +104,15 @@ export const clientLayer = (options: PgStorageOptions): Layer.Layer<SqlClient.Sq
   ).pipe(Effect.provide(context))))
 }
 
-/** Storage for `createAtrium({ storage })`: the client, migrations applied, every repository. */
+/**
+ * Storage for `createAtrium({ storage })`: the client, migrations applied, every repository, and
+ * the change feed between the servers on the database (LISTEN/NOTIFY, `PgChangeFeed`).
+ */
 export const layer = (options: PgStorageOptions): Layer.Layer<StorageServices | SqlClient.SqlClient, SqlError | Migrator.MigrationError> => {
   const client = clientLayer(options)
   const migrated = options.migrate === false ? Layer.empty : Layer.effectDiscard(migrate)
-  return Layer.merge(SqlStorage, migrated).pipe(Layer.provideMerge(client))
+  const changeFeed = PgChangeFeed({ url: options.url, schema: options.schema, connectTimeoutMillis: options.pool?.connectTimeoutMillis })
+  return Layer.merge(sqlStorage(changeFeed), migrated).pipe(Layer.provideMerge(client))
 }
 
 export const PgStorage = { layer, clientLayer, migrate, printMigrations }

@@ -1,5 +1,5 @@
 /** @atrium/core/sql: the repositories and migrations written once against @effect/sql's SqlClient, for SQLite and PostgreSQL. */
-export { encodeFeedMessage, decodeFeedMessage, type FeedListener, type FeedMessage } from "../realtime/ChangeFeed.js"
+export { encodeFeedMessage, decodeFeedMessage, type FeedListener, type FeedMessage, InProcessChangeFeed } from "../realtime/ChangeFeed.js"
 export { SqlStorage, sqlStorage } from "../SqlStorage.js"
 export { directStatementsWanted, type DirectRun, withDirectStatements } from "./DirectStatements.js"
 export { ignoreRows, mapRows } from "./MapRows.js"

@@ -8,7 +8,7 @@ import { Comments, Transactions } from "@atrium/core"
 import * as Effect from "effect/Effect"
 import * as Scope from "effect/Scope"
 import * as Exit from "effect/Exit"
-import { expect, it } from "vitest"
+import { expect, it, vi } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { ChangeFeed, type FeedMessage } from "../../src/realtime/ChangeFeed.js"
 import { Followers } from "../../src/realtime/Followers.js"
@@ -31,13 +31,21 @@ forEachBackend("realtime log", (ctx: () => Started) => {
       commentAnnotations: [{ annotationId, commentData: [{ commentText: "hi", from: { userId: "ann" } }] }]
     })
 
-  /** What the feed tells this server, while `body` runs. */
+  let flushes = 0
+  /**
+   * What the feed tells this server while `body` runs, and until a message published after it
+   * arrives: the feed keeps commit order, and PostgreSQL's tells the listener asynchronously.
+   */
   const feedDuring = async <A>(body: () => Promise<A>): Promise<{ readonly result: A; readonly told: Array<FeedMessage> }> => {
     const told: Array<FeedMessage> = []
     const scope = await run(Scope.make())
     await run(Effect.flatMap(ChangeFeed, (feed) => feed.listen({ message: (m) => void told.push(m), gap: () => {} })).pipe(Scope.extend(scope)))
     try {
-      return { result: await body(), told }
+      const result = await body()
+      const marker: FeedMessage = { kind: "follow", apiKey: `flush_${++flushes}` }
+      await run(Effect.flatMap(ChangeFeed, (feed) => feed.publish(marker)))
+      await vi.waitFor(() => expect(told).toContainEqual(marker), { timeout: 5_000, interval: 10 })
+      return { result, told }
     } finally {
       await run(Scope.close(scope, Exit.void))
     }
