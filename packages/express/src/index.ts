@@ -39,3 +39,6 @@ export const atrium = (handler: AtriumHandler, options: AtriumMiddlewareOptions 
       : answerNodeRequest(handler, req, res, nodeOptions)
   }
 }
+
+/** The realtime WebSocket on the app's `http.Server` (docs/realtime.md): node-http's, for one import. */
+export { type AttachedRealtime, attachRealtime, type RealtimeOptions } from "@atrium/node-http"

@@ -5,7 +5,8 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { atrium } from "../src/index.js"
+import { realtimeMountScenario } from "../../../test-support/RealtimeClient.js"
+import { atrium, attachRealtime } from "../src/index.js"
 
 const handler = testAtrium(MemoryStorage, { maxBodyBytes: PARITY_MAX_BODY_BYTES })
 const servers: Array<Server> = []
@@ -149,5 +150,20 @@ describe("Express hosts", () => {
     expect((await create("203.0.113.1", "a@example.com")).status).toBe(200)
     expect((await create("203.0.113.2", "b@example.com")).status).toBe(200)
     expect((await create("203.0.113.1", "c@example.com")).status).toBe(429)
+  })
+})
+
+describe("realtime beside Express", () => {
+  it("serves the WebSocket under the mount path on the app's server: attachRealtime(server, atrium, { basePath })", async () => {
+    const mounted = testAtrium(MemoryStorage)
+    handlers.push(mounted)
+    const server = createServer(hostApp(mounted))
+    const realtime = attachRealtime(server, mounted, { basePath: "/collab" })
+    const url = await listen(server)
+    try {
+      await realtimeMountScenario(`${url}/collab`, expect)
+    } finally {
+      await realtime.close()
+    }
   })
 })

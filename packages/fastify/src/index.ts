@@ -60,3 +60,6 @@ export const atriumPlugin: FastifyPluginCallback<AtriumPluginOptions> = (fastify
   fastify.all("/*", handler)
   done()
 }
+
+/** The realtime WebSocket on the app's `http.Server` (docs/realtime.md): node-http's, for one import. */
+export { type AttachedRealtime, attachRealtime, type RealtimeOptions } from "@atrium/node-http"

@@ -6,7 +6,8 @@ import { createServer, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createGunzip, gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { atriumPlugin } from "../src/index.js"
+import { realtimeMountScenario } from "../../../test-support/RealtimeClient.js"
+import { atriumPlugin, attachRealtime } from "../src/index.js"
 
 const handler = testAtrium(MemoryStorage, { maxBodyBytes: PARITY_MAX_BODY_BYTES })
 const handlers: Array<AtriumHandler> = [handler]
@@ -174,5 +175,20 @@ describe("Fastify hosts", () => {
     expect((await create("203.0.113.1", "a@example.com")).status).toBe(200)
     expect((await create("203.0.113.2", "b@example.com")).status).toBe(200)
     expect((await create("203.0.113.1", "c@example.com")).status).toBe(429)
+  })
+})
+
+describe("realtime beside Fastify", () => {
+  it("serves the WebSocket under the plugin's prefix on fastify.server: attachRealtime(app.server, atrium, { basePath })", async () => {
+    const mounted = testAtrium(MemoryStorage)
+    handlers.push(mounted)
+    const app = hostApp(mounted)
+    const realtime = attachRealtime(app.server, mounted, { basePath: "/collab" })
+    const url = await listen(app)
+    try {
+      await realtimeMountScenario(`${url}/collab`, expect)
+    } finally {
+      await realtime.close()
+    }
   })
 })

@@ -6,59 +6,9 @@
  * with an error message or a close code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import WebSocket from "ws"
 import { serveAtrium, type HttpAtrium } from "../../../../test-support/HttpAtrium.js"
+import { openSocket as open, refusal } from "../../../../test-support/RealtimeClient.js"
 import { createTestWorkspace, httpClient, type TestClient, type TestCredentials } from "../../src/testing/index.js"
-
-/** A client socket that keeps every message it receives, and waits for the ones a test expects. */
-const open = async (url: string): Promise<Socket> => {
-  const ws = new WebSocket(url)
-  const received: Array<any> = []
-  const waiters: Array<() => void> = []
-  ws.on("message", (data) => {
-    received.push(JSON.parse(data.toString()))
-    waiters.splice(0).forEach((wake) => wake())
-  })
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })))
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve())
-    ws.once("error", reject)
-  })
-  /** The first message not yet taken that matches, waiting up to 5 s for it. */
-  const next = async (match: (message: any) => boolean = () => true): Promise<any> => {
-    const deadline = Date.now() + 5000
-    for (;;) {
-      const i = received.findIndex(match)
-      if (i >= 0) return received.splice(i, 1)[0]
-      if (Date.now() > deadline) throw new Error(`no such message; received ${JSON.stringify(received).slice(0, 500)}`)
-      await new Promise<void>((wake) => {
-        waiters.push(wake)
-        setTimeout(wake, 100)
-      })
-    }
-  }
-  return { ws, received, next, closed, send: (message: unknown) => ws.send(typeof message === "string" ? message : JSON.stringify(message)) }
-}
-interface Socket {
-  readonly ws: WebSocket
-  readonly received: Array<any>
-  readonly next: (match?: (message: any) => boolean) => Promise<any>
-  readonly closed: Promise<{ code: number; reason: string }>
-  readonly send: (message: unknown) => void
-}
-
-/** The HTTP answer to an upgrade the server refused. */
-const refusal = (url: string) =>
-  new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const ws = new WebSocket(url)
-    ws.on("open", () => reject(new Error("the upgrade was accepted")))
-    ws.on("unexpected-response", (_request, response) => {
-      let text = ""
-      response.on("data", (chunk) => (text += chunk))
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
-    })
-    ws.on("error", () => {})
-  })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
