@@ -5,10 +5,15 @@
  * seq, a private thread's events only to those who may see it, unsubscribe, and bad frames answered
  * with an error message or a close code.
  */
+import { attachRealtime, toNodeListener } from "@atrium/node-http"
+import { PgStorage } from "@atrium/sql-pg"
+import { testDatabase } from "@atrium/sql-pg/testing"
+import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { listen } from "../../../../test-support/backends.js"
 import { serveAtrium, type HttpAtrium } from "../../../../test-support/HttpAtrium.js"
 import { openSocket as open, refusal } from "../../../../test-support/RealtimeClient.js"
-import { createTestWorkspace, httpClient, type TestClient, type TestCredentials } from "../../src/testing/index.js"
+import { createTestWorkspace, httpClient, type TestClient, type TestCredentials, testAtrium } from "../../src/testing/index.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -161,3 +166,51 @@ for (const storage of ["sqlite", "postgres"] as const) {
     })
   })
 }
+
+describe("realtime across two servers on one PostgreSQL database", () => {
+  it("a change made through one server's API reaches a subscriber of the other, in order", async (test) => {
+    const db = await testDatabase()
+    // PGlite (the fallback where no server runs) serves every connection from one session: no NOTIFY crosses.
+    if (db.server.startsWith("PGlite")) {
+      await db.drop()
+      return test.skip()
+    }
+    const servers = await Promise.all([0, 1].map(async () => {
+      const atrium = testAtrium(PgStorage.layer({ url: db.url }))
+      await atrium.ready()
+      const server = createServer(toNodeListener(atrium))
+      const realtime = attachRealtime(server, atrium)
+      const url = await listen(server)
+      return { atrium, url, stop: async () => {
+        await realtime.close()
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+        await atrium.dispose()
+      } }
+    }))
+    try {
+      const [a, b] = servers.map((s) => httpClient(s.url))
+      const creds = await createTestWorkspace(a!)
+      const where = { organizationId: "acme", documentId: "spec-42" }
+      const token = (await a!.post("/v2/auth/generate_token", { userId: "ann", userProperties: { name: "Ann", email: "ann@example.com" }, permissions: { resources: [] } }, creds.headers)).body.result.data.token
+      const socket = await open(`${servers[0]!.url.replace("http", "ws")}/v2/client/realtime?token=${token}`)
+      socket.send({ type: "subscribe", ...where })
+      await socket.next((m) => m.type === "subscribed")
+      for (const id of ["b1", "b2", "b3"]) {
+        const answer = await b!.post("/v2/commentannotations/add", {
+          ...where,
+          createOrganization: true,
+          createDocument: true,
+          commentAnnotations: [{ annotationId: id, commentData: [{ commentText: id, from: { userId: "bob" } }] }]
+        }, creds.headers)
+        expect(answer.status).toBe(200)
+      }
+      const got = [await socket.next((m) => m.type === "event"), await socket.next((m) => m.type === "event"), await socket.next((m) => m.type === "event")]
+      expect(got.map((m) => m.event.data.commentAnnotation.annotationId)).toEqual(["b1", "b2", "b3"])
+      expect(got.map((m) => m.seq)).toEqual([1, 2, 3])
+      socket.ws.close()
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()))
+      await db.drop()
+    }
+  })
+})
