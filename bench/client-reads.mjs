@@ -8,15 +8,11 @@
 // before either is measured. a and b alternate within each round, their order swapped every
 // round; the figure is b/a, the share of the server read's throughput the client read keeps.
 import { parseArgs } from "node:util"
-import { benchDatabase, cli, comparable, createWorkspace, median, PG_ADMIN_URL, poster, seedThreads, startPinned as start, stopServer as stop, wrk as runWrk } from "./lib.mjs"
+import { benchDatabase, cli, comparable, createWorkspace, median, RUN_OPTIONS, poster, seedThreads, startPinned as start, stopServer as stop, wrk as runWrk } from "./lib.mjs"
 
 const { values: args } = parseArgs({
   options: {
-    storage: { type: "string", default: "sqlite" },
-    "pg-url": { type: "string", default: PG_ADMIN_URL },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "3" },
-    connections: { type: "string", default: "10" },
+    ...RUN_OPTIONS,
     threads: { type: "string", default: "1000" },
     rounds: { type: "string", default: "3" }
   }
@@ -26,18 +22,6 @@ const env = { ...process.env, DATABASE_URL: database.url }
 const organizationId = "org-bench"
 const documentId = "doc-bench"
 const data = { organizationId, documentId, pageSize: 50 }
-
-/** The client API's answer to `data` with `token`; throws on any status but 200. */
-const clientPost = async (url, path, token) => {
-  const response = await fetch(url + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ data })
-  })
-  const body = await response.json()
-  if (response.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`)
-  return body
-}
 
 try {
   const creds = createWorkspace(env)
@@ -67,7 +51,7 @@ try {
   for (let round = 1; round <= Number(args.rounds); round++) {
     const running = await start(process.execPath, [cli, "serve"], env)
     try {
-      const [a, b] = [await post(running.url, reads[0].path, data), await clientPost(running.url, reads[1].path, token)].map(comparable)
+      const [a, b] = [await post(running.url, reads[0].path, data), await poster({ bearer: token })(running.url, reads[1].path, data)].map(comparable)
       if (a !== b) throw new Error(`the client read answers ${b.slice(0, 500)}, not the server read's ${a.slice(0, 500)}`)
       for (const read of round % 2 === 1 ? reads : [...reads].reverse()) {
         const wrk = (seconds) => runWrk({ url: running.url + read.path, data, bearer: read.bearer, creds, seconds, connections: args.connections })

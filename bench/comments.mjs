@@ -17,7 +17,7 @@ import {
   createWorkspace,
   median,
   peakRss,
-  PG_ADMIN_URL,
+  RUN_OPTIONS,
   poster,
   root,
   seedThreads,
@@ -28,11 +28,7 @@ import {
 
 const { values: args } = parseArgs({
   options: {
-    storage: { type: "string", default: "sqlite" },
-    "pg-url": { type: "string", default: PG_ADMIN_URL },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "3" },
-    connections: { type: "string", default: "10" },
+    ...RUN_OPTIONS,
     threads: { type: "string", default: "1000" },
     rounds: { type: "string", default: "3" },
     // Another build's `packages/server/dist/cli.js` (a checkout of an earlier commit), measured as (c) in the same rounds.

@@ -62,9 +62,23 @@ export const benchDatabase = async (storage, { pgAdminUrl = PG_ADMIN_URL } = {})
 export const createWorkspace = (env) =>
   JSON.parse(execFileSync(process.execPath, [cli, "workspace", "create", "--email", "bench@example.com"], { env, encoding: "utf8" }))
 
-/** `post(url, path, data)` with the credentials: the parsed answer; throws on any status but 200. */
+/** The options every wrk bench takes: its storage, and how long and how hard wrk runs. */
+export const RUN_OPTIONS = {
+  storage: { type: "string", default: "sqlite" },
+  "pg-url": { type: "string", default: PG_ADMIN_URL },
+  duration: { type: "string", default: "10" },
+  warmup: { type: "string", default: "3" },
+  connections: { type: "string", default: "10" }
+}
+
+/**
+ * `post(url, path, data)` with the credentials (the API key's, or `{ bearer }`: a user's token, for
+ * the client API): the parsed answer; throws on any status but 200.
+ */
 export const poster = (creds) => {
-  const headers = { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
+  const headers = creds.bearer === undefined
+    ? { "content-type": "application/json", "x-service-api-key": creds.apiKey, "x-service-auth-token": creds.authToken }
+    : { "content-type": "application/json", authorization: `Bearer ${creds.bearer}` }
   return async (url, path, data) => {
     const response = await fetch(url + path, { method: "POST", headers, body: JSON.stringify({ data }) })
     const body = await response.json()

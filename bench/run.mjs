@@ -16,7 +16,7 @@ import {
   createWorkspace,
   median,
   peakRss,
-  PG_ADMIN_URL,
+  RUN_OPTIONS,
   poster,
   root,
   startPinned as start,
@@ -26,11 +26,7 @@ import {
 
 const { values: args } = parseArgs({
   options: {
-    storage: { type: "string", default: "sqlite" },
-    "pg-url": { type: "string", default: PG_ADMIN_URL },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "3" },
-    connections: { type: "string", default: "10" },
+    ...RUN_OPTIONS,
     activities: { type: "string", default: "100000" },
     rounds: { type: "string", default: "3" },
     // Another build's `packages/server/dist/cli.js` (a checkout of an earlier commit), measured as (c) in the same rounds.
