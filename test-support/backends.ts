@@ -4,7 +4,7 @@
  * PostgreSQL called in process (a fresh database from `@atrium/sql-pg/testing`).
  * Each `start()` gives a fresh, empty store.
  */
-import type { AtriumHandler, AtriumOptionsInput } from "@atrium/core"
+import { type AtriumHandler, type AtriumOptionsInput, createAtrium } from "@atrium/core"
 import { createTestWorkspace, directClient, httpClient, MemoryStorage, testAtrium, type TestClient, type TestCredentials } from "@atrium/core/testing"
 import { InProcessChangeFeed } from "@atrium/core/sql"
 import { toNodeListener } from "@atrium/node-http"
@@ -17,6 +17,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import pg from "pg"
 import { afterAll, beforeAll, describe } from "vitest"
 
 export interface Started {
@@ -128,6 +129,58 @@ export const postgresOverHttp: Backend = {
   start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
     const db = await testDatabase()
     return startedOverHttp(testAtrium(pgStorage(db), options, mailer, { listeners, runDeliveries }), db.drop)
+  }
+}
+
+export interface TwoServers {
+  readonly one: Started
+  readonly two: Started
+  /**
+   * Closes both servers, then answers how many deadlocks PostgreSQL broke in the database while
+   * they ran (each connection reports its own as it closes, so they are counted once none is
+   * left; none on PGlite, one session).
+   */
+  readonly deadlocks: () => Promise<number>
+  /** Closes both servers (unless `deadlocks` did) and drops the database. */
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Two servers on one fresh PostgreSQL database, each behind its own node:http server: the first
+ * as every backend starts one (sequential ids), the second as another process would be (random
+ * ids, so the two never make the same one).
+ */
+export const twoPostgresServersOverHttp = async (): Promise<TwoServers> => {
+  const db = await testDatabase()
+  const one = await startedOverHttp(testAtrium(PgStorage.layer({ url: db.url })), () => undefined)
+  const two = await startedOverHttp(createAtrium({ storage: PgStorage.layer({ url: db.url }), options: { allowPrivateNetworks: true } }), () => undefined)
+  let closed: Promise<unknown> | undefined
+  const close = () => closed ??= Promise.all([one.stop(), two.stop()])
+  return {
+    one,
+    two,
+    deadlocks: async () => {
+      await close()
+      if (db.server.startsWith("PGlite")) return 0
+      const client = new pg.Client({ connectionString: db.url })
+      await client.connect()
+      try {
+        // The servers' connections (application_name "atrium") exit after reporting their statistics.
+        for (let wait = 0; wait < 250; wait++) {
+          const left = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'atrium'")
+          if (left.rows[0].n === 0) break
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        const counted = await client.query("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
+        return Number(counted.rows[0].deadlocks)
+      } finally {
+        await client.end()
+      }
+    },
+    stop: async () => {
+      await close()
+      await db.drop()
+    }
   }
 }
 

@@ -6,22 +6,12 @@
  * give the same answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends, postgresOverHttp, type Started } from "../../../../test-support/backends.js"
+import type { Started } from "../../../../test-support/backends.js"
+import { concurrentBackends, statuses, together } from "../../../../test-support/concurrent.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
-const overHttp = backends.filter((backend) => backend.name === "sqlite over node-http")
-
-/** `count` copies of a request released together; the answers in order. */
-const together = <A>(count: number, request: (i: number) => Promise<A>) => Promise.all(Array.from({ length: count }, (_, i) => request(i)))
-
-const statuses = (answers: ReadonlyArray<{ readonly status: number }>) => {
-  const counts: Record<number, number> = {}
-  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1
-  return counts
-}
-
 describe("concurrent writes", () => {
-  for (const backend of [...overHttp, postgresOverHttp]) {
+  for (const backend of concurrentBackends) {
     describe(backend.name, () => {
       let started: Started
       const post = (creds: TestCredentials, path: string, data: unknown) => started.client.post(path, data, creds.headers)
