@@ -2,7 +2,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { Events } from "../events/Events.js"
 import { aboutOrganization } from "../events/Channels.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
@@ -78,14 +78,17 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
 
       /**
        * Spec activities/update: each item a savepoint in the call's transaction; an unknown id (or
-       * one of another organization or API key) fails only that item.
+       * one of another organization or API key) fails only that item. Each is a merge: concurrent
+       * updates apply one after the other, under the activity's lock, every one of the call's taken
+       * first in one order (`lockInOrder`: two calls naming the same ones in other orders would each
+       * wait for the other).
        */
       update: (apiKey: string, input: typeof UpdateActivitiesInput.Type) =>
         withTransaction(Effect.gen(function*() {
+          yield* lockInOrder(lock, input.activities.map(({ id }) => ["activity", apiKey, input.organizationId, id]))
           const data: Record<string, { success: boolean; message: string }> = {}
           for (const { id, ...fields } of input.activities) {
             data[id] = yield* withTransaction(Effect.gen(function*() {
-              yield* lock("activity", apiKey, input.organizationId, id) // a merge: concurrent updates apply one after the other
               const existing = yield* repo.find(apiKey, input.organizationId, id)
               if (existing === undefined) return { success: false, message: "Failed to update activity." }
               yield* repo.put({ ...existing, ...fields })

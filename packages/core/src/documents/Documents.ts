@@ -8,7 +8,7 @@ import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
 import { type Page, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import type {
   AddDocumentsV1Input,
   AddDocumentsV2Input,
@@ -20,7 +20,7 @@ import type {
   UpdateDocumentAccessInput,
   UpdateDocumentDisabledInput
 } from "./DocumentSchemas.js"
-import { DocumentsRepo, type DocumentSummary, newDocument } from "./DocumentsRepo.js"
+import { documentLock, DocumentsRepo, type DocumentSummary, newDocument } from "./DocumentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -44,11 +44,20 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const { lock, withTransaction } = yield* Transactions
 
     /**
+     * Locks every document a call writes before any is written, in one order (`lockInOrder`): each is held
+     * until the call commits, and two calls naming the same documents in other orders would each wait for
+     * the other (docs/storage.md, "Concurrent writes").
+     */
+    const lockDocuments = (apiKey: string, organizationId: string, documentIds: ReadonlyArray<string>) =>
+      lockInOrder(lock, documentIds.map((documentId) => documentLock(apiKey, organizationId, documentId)))
+
+    /**
      * Sets one field of each named document in one transaction, and emits `event` for each one
      * changed (realtime re-checks who may read it): the two access operations' common shape.
      */
     const setEach = <Item>(
       apiKey: string,
+      organizationId: string,
       documentIds: ReadonlyArray<string>,
       set: (documentId: string, now: number) => Effect.Effect<boolean>,
       updated: Item,
@@ -56,6 +65,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     ) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
+        yield* lockDocuments(apiKey, organizationId, documentIds)
         const data: Record<string, Item | { success: false; message: string }> = {}
         const changed: Array<string> = []
         for (const documentId of documentIds) {
@@ -68,7 +78,8 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       }))
 
     /**
-     * Writes one document in a savepoint of the call's transaction, so a batch never half-writes an item;
+     * Writes one document (metadata merged, under the lock the call took: `lockDocuments`) in a savepoint
+     * of the call's transaction, so a batch never half-writes an item;
      * `moved` when it now lies in another folder than before (a new one: than the root, where the
      * access rule judges a document not added yet).
      */
@@ -82,7 +93,6 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const { documentId, documentName, ...metadata } = document
-        yield* lock("document", apiKey, organizationId, documentId) // metadata is merged: concurrent writes apply one after the other
         const existing = yield* repo.find(apiKey, organizationId, documentId)
         if (existing !== undefined) {
           if (mode === "insert") {
@@ -120,6 +130,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       mode: "upsert" | "insert"
     ) =>
       Effect.gen(function*() {
+        yield* lockDocuments(apiKey, organizationId, documents.map((document) => document.documentId))
         const data: Record<string, ItemResult> = {}
         const moved: Array<string> = []
         for (const document of documents) {
@@ -188,6 +199,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       updateAccessType: (apiKey: string, input: typeof UpdateDocumentAccessInput.Type): Effect.Effect<Record<string, DocumentAccessItem>> =>
         setEach(
           apiKey,
+          input.organizationId,
           input.documentIds,
           (documentId, now) => repo.setAccessType(apiKey, input.organizationId, documentId, input.accessType, now),
           { success: true, accessType: input.accessType, message: "Document access type updated." },
@@ -198,6 +210,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       updateDisabledState: (apiKey: string, input: typeof UpdateDocumentDisabledInput.Type): Effect.Effect<Record<string, DocumentDisabledItem>> =>
         setEach(
           apiKey,
+          input.organizationId,
           input.documentIds,
           (documentId, now) => repo.setDisabled(apiKey, input.organizationId, documentId, input.disabled, now),
           { success: true, disabled: input.disabled, message: "Document disabled state updated." },

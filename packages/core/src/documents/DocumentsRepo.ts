@@ -46,6 +46,9 @@ export const newDocument = (fields: {
   updatedAt: fields.now
 })
 
+/** What a write of a document locks first (Transactions.lock): its metadata is merged, so concurrent writes apply one after the other. */
+export const documentLock = (apiKey: string, organizationId: string, documentId: string) => ["document", apiKey, organizationId, documentId] as const
+
 /** Storage port: documents of an organization. */
 export class DocumentsRepo extends Context.Tag("@atrium/core/DocumentsRepo")<DocumentsRepo, {
   readonly insert: (row: DocumentRow) => Effect.Effect<void>

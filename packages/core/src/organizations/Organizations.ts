@@ -4,14 +4,15 @@ import { accessEvents } from "../access/AccessEvents.js"
 import { Events } from "../events/Events.js"
 import { Access } from "../protocol/Access.js"
 import { PageTokens } from "../protocol/PageTokens.js"
-import { afterCommit, Transactions } from "../ports/Transactions.js"
+import { afterCommit, lockInOrder, Transactions } from "../ports/Transactions.js"
+import { compareText } from "../TextOrder.js"
 import type {
   AddOrganizationsInput,
   DisableStateInput,
   GetOrganizationsInput,
   Organization
 } from "./OrganizationSchemas.js"
-import { type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
+import { organizationLock, type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -32,6 +33,14 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
     const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
 
+    /**
+     * Every organization a call writes is locked before any is written, in one order (`lockInOrder`):
+     * each is held until the call commits, and two calls naming the same ones in other orders would
+     * each wait for the other (docs/storage.md, "Concurrent writes").
+     */
+    const lockOrganizations = (apiKey: string, organizationIds: ReadonlyArray<string>) =>
+      lockInOrder(lock, organizationIds.map((id) => organizationLock(apiKey, id)))
+
     return {
       /**
        * Spec: organizations/access/disablestate/update. An unknown organization is reported, never created.
@@ -42,6 +51,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
       updateDisabledState: (apiKey: string, input: typeof DisableStateInput.Type) =>
         withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
+          yield* lockOrganizations(apiKey, input.organizationIds)
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           const updated: Array<string> = []
           for (const id of input.organizationIds) {
@@ -56,14 +66,18 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
           return data
         })),
 
-      /** Adds organizations; an existing one has its name and metadata updated. */
+      /**
+       * Adds organizations; an existing one has its name and metadata updated (merged: concurrent adds apply one after
+       * the other, under its lock). New ones are inserted in one order, whatever the call's, as auth/permissions/add
+       * makes the ones it names: a caller waits for another's uncommitted insert of the same organization.
+       */
       add: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
         withTransaction(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
-          const data: Record<string, { success: boolean; id: string; message: string }> = {}
-          for (const { organizationId, organizationName, ...metadata } of input.organizations) {
+          yield* lockOrganizations(apiKey, input.organizations.map((organization) => organization.organizationId))
+          const inOrder = [...input.organizations].sort((a, b) => compareText(a.organizationId, b.organizationId))
+          for (const { organizationId, organizationName, ...metadata } of inOrder) {
             yield* withTransaction(Effect.gen(function*() {
-              yield* lock("organization", apiKey, organizationId) // metadata is merged: concurrent adds apply one after the other
               const existing = yield* repo.find(apiKey, organizationId)
               yield* repo.upsert({
                 apiKey,
@@ -75,8 +89,9 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
                 updatedAt: now
               })
             }))
-            data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
           }
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const { organizationId } of input.organizations) data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
           return data
         })),
 

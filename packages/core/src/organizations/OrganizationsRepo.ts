@@ -12,6 +12,9 @@ export interface OrganizationRow {
   readonly updatedAt: number
 }
 
+/** What a write of an organization locks first (Transactions.lock): organizations/add merges its metadata, and the disabled switch is written under it too. */
+export const organizationLock = (apiKey: string, organizationId: string) => ["organization", apiKey, organizationId] as const
+
 /** Storage port: organizations of an API key. */
 export class OrganizationsRepo extends Context.Tag("@atrium/core/OrganizationsRepo")<OrganizationsRepo, {
   /** Inserts, or updates name and metadata of an existing organization (keeping its disabled flag and createdAt). */

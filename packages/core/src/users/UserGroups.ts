@@ -4,9 +4,10 @@ import { accessEvents } from "../access/AccessEvents.js"
 import { Events } from "../events/Events.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import type { AddGroupUsersInput, AddUserGroupsInput, DeleteGroupUsersInput } from "./UserGroupSchemas.js"
 import { UserGroupsRepo } from "./UserGroupsRepo.js"
+import { userLock } from "./UsersRepo.js"
 
 type GroupUserItem = { success: boolean; organizationUserGroupId: string; message: string }
 
@@ -21,7 +22,14 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
     const repo = yield* UserGroupsRepo
     const organizations = yield* OrganizationsRepo
     const events = yield* Events
-    const { withTransaction } = yield* Transactions
+    const { lock, withTransaction } = yield* Transactions
+
+    /**
+     * The users a call adds to or removes from a group, locked before any is written and in one order
+     * (`lockInOrder`), as users/delete locks them: each membership is held until the call commits, and two
+     * calls naming the same users in other orders would each wait for the other.
+     */
+    const lockUsers = (apiKey: string, userIds: ReadonlyArray<string>) => lockInOrder(lock, userIds.map((userId) => userLock(apiKey, userId)))
 
     const requireGroup = (apiKey: string, organizationId: string, groupId: string) =>
       Effect.flatMap(repo.findGroup(apiKey, organizationId, groupId), (group) =>
@@ -44,6 +52,8 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
           else if ((yield* organizations.find(apiKey, input.organizationId)) === undefined) {
             return yield* notFound(`Organization ${input.organizationId} does not exist; pass createOrganization: true to create it.`)
           }
+          // Each group is an upsert, its row held until the call commits: the call's groups are locked first, in one order.
+          yield* lockInOrder(lock, input.organizationUserGroups.map(({ groupId }) => ["user-group", apiKey, input.organizationId, groupId]))
           const data: Record<string, { success: boolean; id: string; message: string }> = {}
           for (const { groupId, groupName } of input.organizationUserGroups) {
             yield* withTransaction(repo.putGroup({
@@ -63,6 +73,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
         withTransaction(Effect.gen(function*() {
           const { organizationId, organizationUserGroupId: groupId } = input
           yield* requireGroup(apiKey, organizationId, groupId)
+          yield* lockUsers(apiKey, input.userIds)
           const now = yield* Clock.currentTimeMillis
           const data: Record<string, GroupUserItem> = {}
           for (const userId of input.userIds) {
@@ -85,6 +96,7 @@ export class UserGroups extends Effect.Service<UserGroups>()("@atrium/core/UserG
             removed.push(...yield* withTransaction(repo.removeAllMembers(apiKey, organizationId, groupId)))
             for (const userId of removed) data[userId] = deleted
           } else {
+            yield* lockUsers(apiKey, input.userIds ?? [])
             for (const userId of input.userIds ?? []) {
               const wasMember = yield* withTransaction(repo.removeMember(apiKey, organizationId, groupId, userId))
               if (wasMember) removed.push(userId)

@@ -9,7 +9,7 @@ import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
 import { pageOf, type PageScope, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { UserGroupsRepo } from "./UserGroupsRepo.js"
 import type {
   AddUsersInput,
@@ -93,6 +93,10 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
     /**
      * Each user's item, written in the call's transaction (each user a savepoint in it: a commit per
      * user cost more than the user's own writes), and the events of every user's writes emitted in it.
+     * A user's fields are merged on add and update, so concurrent writes of one user apply one after
+     * the other, under its lock: the call locks every user it names before writing any, in one order
+     * (`lockInOrder`), since it holds them until it commits and two calls naming them in other orders
+     * would each wait for the other (docs/storage.md, "Concurrent writes").
      */
     const eachUser = <Entry, Item>(
       apiKey: string,
@@ -101,6 +105,7 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
       write: (entry: Entry) => Effect.Effect<Written<Item>>
     ) =>
       Effect.gen(function*() {
+        yield* lockInOrder(lock, entries.map((entry) => userLock(apiKey, userIdOf(entry))))
         const data: Record<string, Item> = {}
         const emitted: Array<NewEvent> = []
         for (const entry of entries) {
@@ -111,9 +116,6 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         yield* events.emit(apiKey, emitted)
         return data
       })
-
-    /** A user's fields are merged on add and update: concurrent writes of one user apply one after the other. */
-    const lockUser = (apiKey: string, userId: string) => lock(...userLock(apiKey, userId))
 
     /**
      * users/add creates a missing organization (docs/compatibility.md, "Users"); a missing
@@ -139,10 +141,10 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         }
       }))
 
+    /** Adds one user, locked by the call (`eachUser`). */
     const addOne = (apiKey: string, organizationId: string, scope: Scope, input: typeof UserInput.Type) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        yield* lockUser(apiKey, input.userId)
         const existing = yield* repo.findUser(apiKey, input.userId)
         const base: UserRow = existing ?? newUser(apiKey, input.userId, yield* ids.make(), now)
         const row = merge(base, input, now)
@@ -155,11 +157,10 @@ export class Users extends Effect.Service<Users>()("@atrium/core/Users", {
         }
       }))
 
-    /** A user "exists" for an update when it has a membership at exactly the call's level. */
+    /** A user "exists" for an update when it has a membership at exactly the call's level. Locked by the call (`eachUser`). */
     const updateOne = (apiKey: string, organizationId: string, scope: Scope, input: typeof UserInput.Type) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        yield* lockUser(apiKey, input.userId)
         const existing = yield* repo.findUser(apiKey, input.userId)
         const membership = yield* repo.findMembership(apiKey, organizationId, scope.level, scope.scopeId, input.userId)
         if (existing === undefined || membership === undefined) {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Started } from "../../../../test-support/backends.js"
-import { concurrentBackends, statuses, together } from "../../../../test-support/concurrent.js"
+import { concurrentBackends, inOrderOf, statuses, together } from "../../../../test-support/concurrent.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
 describe("concurrent writes", () => {
@@ -95,6 +95,24 @@ describe("concurrent writes", () => {
           expect(user).toMatchObject({ name: expect.stringMatching(/^Ann \d$/), email: expect.stringMatching(/^ann\d@example\.com$/) })
           const [activity] = (await ok(creds, "/v2/activities/get", { organizationId: "org", activityIds: ["a"] })).data
           expect(activity).toMatchObject({ entityData: { x: 1 }, displayMessageTemplate: "made it", actionIcon: "star" })
+        })
+
+        it("activities/update: 50 callers updating the same activities in other orders, each all of them, leave them alike", async () => {
+          const creds = await started.workspace()
+          const ids = Array.from({ length: 8 }, (_, i) => `a${i}`)
+          await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", documents: [{ documentId: "doc" }] })
+          await ok(creds, "/v2/activities/add", {
+            organizationId: "org",
+            documentId: "doc",
+            activities: ids.map((id) => ({ id, featureType: "custom", actionType: "made", actionUser: { userId: "u" }, targetEntityId: "e" }))
+          })
+          // Each holds the activities it updated until it commits: naming them in other orders must not make callers wait for each other.
+          const answers = await together(50, (i) =>
+            post(creds, "/v2/activities/update", { organizationId: "org", activities: inOrderOf(ids, i).map((id) => ({ id, entityData: { by: i } })) }))
+          expect(statuses(answers)).toEqual({ 200: 50 })
+          const stored = (await ok(creds, "/v2/activities/get", { organizationId: "org", activityIds: ids })).data
+          expect(stored).toHaveLength(8)
+          expect(new Set(stored.map((activity: { entityData: { by: number } }) => activity.entityData.by)).size).toBe(1)
         })
 
         it("notifications/config/set: channels set at once for one user are all kept", async () => {
