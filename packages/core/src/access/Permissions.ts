@@ -9,6 +9,7 @@ import { ServerSecretsRepo } from "../ports/ServerSecretsRepo.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Access } from "../protocol/Access.js"
 import { type ApiError, notFound } from "../protocol/ApiError.js"
+import { compareText } from "../TextOrder.js"
 import { normalizeExpiresAt } from "../tokens/Jwt.js"
 import { newUser, userLock, UsersRepo } from "../users/UsersRepo.js"
 import { accessEvents, resourceOf } from "./AccessEvents.js"
@@ -26,6 +27,10 @@ const placeOf = (resource: Resource) =>
     ? { organizationId: resource.id, level: "organization" as const, scopeId: "" }
     // The schema requires organizationId on documents and folders.
     : { organizationId: resource.organizationId ?? "", level: resource.type, scopeId: resource.id }
+
+/** The organizations the resources name, each once, in one order (code points) whatever the call's. */
+const organizationsOf = (resources: ReadonlyArray<Resource>): ReadonlyArray<string> =>
+  [...new Set(resources.map((resource) => placeOf(resource).organizationId))].sort(compareText)
 
 const denied = (what: "organization" | "folder" | "document", access: ResourceAccess) => ({
   error: `User does not have access to ${what}`,
@@ -66,13 +71,16 @@ export class Permissions extends Effect.Service<Permissions>()("@atrium/core/Per
           yield* ensureEnabled(apiKey, input.permissions.resources)
           const { userId } = input.user
           const now = yield* Clock.currentTimeMillis
+          // Organizations not made yet are made first, in one order whatever the call's (then the user is locked, as users/add
+          // does): on PostgreSQL a caller waits for another's uncommitted insert of the same organization, and two callers
+          // naming the same new ones in other orders would each wait for the other's, a deadlock broken only after a second.
+          for (const organizationId of organizationsOf(input.permissions.resources)) yield* organizations.ensure(apiKey, organizationId, now)
           yield* lock(...userLock(apiKey, userId))
           if ((yield* users.findUser(apiKey, userId)) === undefined) yield* users.putUser(newUser(apiKey, userId, yield* ids.make(), now))
           for (const resource of input.permissions.resources) {
             const place = placeOf(resource)
             const accessRole = resource.accessRole ?? "editor"
             const expiresAt = resource.expiresAt === undefined ? undefined : normalizeExpiresAt(resource.expiresAt)
-            yield* organizations.ensure(apiKey, place.organizationId, now)
             yield* users.putMembership({ apiKey, ...place, userId, accessRole, expiresAt, createdAt: now, updatedAt: now })
           }
           yield* events.emit(apiKey, Effect.sync(() =>
