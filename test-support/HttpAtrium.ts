@@ -22,7 +22,8 @@ export interface HttpAtrium {
 }
 
 export const serveAtrium = async (
-  storage: "memory" | "sqlite" | "postgres",
+  /** A storage by name (a fresh one), or a storage Layer the caller owns (two servers on one database). */
+  storage: "memory" | "sqlite" | "postgres" | Parameters<typeof testAtrium>[0],
   { basePath, options = {}, realtime = false, routes }: {
     readonly options?: AtriumOptionsInput
     readonly basePath?: string
@@ -34,7 +35,7 @@ export const serveAtrium = async (
   const dir = storage === "sqlite" ? mkdtempSync(join(tmpdir(), "atrium-http-")) : undefined
   const db = storage === "postgres" ? await testDatabase() : undefined
   const atrium = testAtrium(
-    db ? PgStorage.layer({ url: db.url }) : dir ? SqliteStorage.layer({ filename: join(dir, "atrium.db") }) : MemoryStorage,
+    typeof storage !== "string" ? storage : db ? PgStorage.layer({ url: db.url }) : dir ? SqliteStorage.layer({ filename: join(dir, "atrium.db") }) : MemoryStorage,
     options,
     CapturedMail.layer // keeps the sign-in mails out of the test output
   )

@@ -4,12 +4,45 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { afterCommit } from "../ports/Transactions.js"
 
-/** What servers tell each other through the feed: ids, never an event (the log holds those). */
+/** Who a presence message is about, as subscribers see them. */
+export interface PresenceUser {
+  readonly userId: string
+  readonly name: string | null
+  readonly email: string | null
+}
+
+/**
+ * What servers tell each other through the feed: for changes ids, never an event (the log holds
+ * those); presence whole, since it is not kept anywhere but the latest entry (docs/realtime.md).
+ */
 export type FeedMessage =
   /** The document's log reached `seq`. */
   | { readonly kind: "change"; readonly apiKey: string; readonly organizationId: string; readonly documentId: string; readonly seq: number }
   /** A server began following the key: log its changes from now on. */
   | { readonly kind: "follow"; readonly apiKey: string }
+  /** A user entered or changed its presence; `origin` is the connection that set it (not echoed to it), null for the server API. */
+  | {
+    readonly kind: "presence"
+    readonly apiKey: string
+    readonly organizationId: string
+    readonly documentId: string
+    readonly user: PresenceUser
+    readonly status: string
+    readonly data: unknown
+    readonly origin: string | null
+  }
+  /**
+   * A user left the document's presence (unsubscribed, disconnected, expired, or removed by presence/delete);
+   * `origin` is the server whose connection let go of it (which knows already), null when it was removed.
+   */
+  | {
+    readonly kind: "presence.leave"
+    readonly apiKey: string
+    readonly organizationId: string
+    readonly documentId: string
+    readonly userId: string
+    readonly origin: string | null
+  }
 
 export interface FeedListener {
   readonly message: (message: FeedMessage) => void
@@ -53,8 +86,24 @@ export const inProcessChangeFeed = (): Context.Tag.Service<ChangeFeed> => {
 
 export const InProcessChangeFeed: Layer.Layer<ChangeFeed> = Layer.sync(ChangeFeed, inProcessChangeFeed)
 
-/** A feed message as NOTIFY's text payload (under PostgreSQL's 8,000 bytes: ids are at most 256 characters). */
-export const encodeFeedMessage = (message: FeedMessage): string => JSON.stringify(message)
+/** PostgreSQL's limit on a NOTIFY payload, in bytes. */
+const MAX_PAYLOAD_BYTES = 7_999
+const utf8 = new TextEncoder()
+
+/**
+ * A feed message as NOTIFY's text payload, under PostgreSQL's 8,000 bytes: ids are at most 256
+ * characters and presence `data` 4 KB, but a token's user name and email are long enough, in
+ * the worst case, to pass it: then the presence message goes without them (subscribers read
+ * null), rather than not at all.
+ */
+export const encodeFeedMessage = (message: FeedMessage): string => {
+  const text = JSON.stringify(message)
+  if (message.kind !== "presence" || text.length * 3 <= MAX_PAYLOAD_BYTES || utf8.encode(text).length <= MAX_PAYLOAD_BYTES) return text
+  return JSON.stringify({ ...message, user: { userId: message.user.userId, name: null, email: null } })
+}
+
+const isText = (value: unknown): value is string => typeof value === "string"
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string"
 
 /** The message a payload holds, or undefined for one that is not (another program's NOTIFY on the channel). */
 export const decodeFeedMessage = (payload: string): FeedMessage | undefined => {
@@ -66,6 +115,25 @@ export const decodeFeedMessage = (payload: string): FeedMessage | undefined => {
       typeof value.documentId === "string" && typeof value.seq === "number"
     ) {
       return { kind: "change", apiKey: value.apiKey, organizationId: value.organizationId, documentId: value.documentId, seq: value.seq }
+    }
+    if (!isText(value.apiKey) || !isText(value.organizationId) || !isText(value.documentId)) return undefined
+    const place = { apiKey: value.apiKey, organizationId: value.organizationId, documentId: value.documentId }
+    if (value.kind === "presence.leave" && isText(value.userId) && isTextOrNull(value.origin)) {
+      return { kind: "presence.leave", ...place, userId: value.userId, origin: value.origin }
+    }
+    const user = value.user as Partial<Record<string, unknown>> | null | undefined
+    if (
+      value.kind === "presence" && typeof user === "object" && user !== null && isText(user.userId) && isTextOrNull(user.name) &&
+      isTextOrNull(user.email) && isText(value.status) && isTextOrNull(value.origin)
+    ) {
+      return {
+        kind: "presence",
+        ...place,
+        user: { userId: user.userId, name: user.name, email: user.email },
+        status: value.status,
+        data: value.data ?? null,
+        origin: value.origin
+      }
     }
   } catch {
     // not ours

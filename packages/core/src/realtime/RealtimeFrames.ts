@@ -1,4 +1,6 @@
 import * as Either from "effect/Either"
+import { MAX_PRESENCE_DATA_BYTES } from "../presence/PresenceLife.js"
+import { PresenceStatus } from "../presence/PresenceSchemas.js"
 import { type ApiError, invalidArgument } from "../protocol/ApiError.js"
 
 /** The longest frame a client may send (docs/realtime.md, "Bounded"): presence `data` is at most 4 KB. */
@@ -11,7 +13,16 @@ export type FrameId = string | number | undefined
 export type ClientFrame =
   | { readonly type: "subscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string; readonly afterSeq: number | undefined }
   | { readonly type: "unsubscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string }
-  | { readonly type: "presence"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string }
+  | {
+    readonly type: "presence"
+    readonly id: FrameId
+    readonly organizationId: string
+    readonly documentId: string
+    /** Unchanged when absent. */
+    readonly status: PresenceStatus | undefined
+    /** A JSON object (or null, to clear it); unchanged when absent. */
+    readonly data: Record<string, unknown> | null | undefined
+  }
 
 /** A frame refused: the error message to send, with the frame's `id` when it had a usable one. */
 export interface RefusedFrame {
@@ -20,6 +31,8 @@ export interface RefusedFrame {
 }
 
 const TYPES = ["subscribe", "unsubscribe", "presence"] as const
+const STATUSES = PresenceStatus.literals
+const utf8 = new TextEncoder()
 /** Ids as the server API takes them: 1 to 256 characters. */
 const isId = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= 256
 
@@ -55,8 +68,26 @@ export const decodeFrame = (text: string): Either.Either<ClientFrame, RefusedFra
     }
     case "unsubscribe":
       return Either.right({ type, id, organizationId, documentId })
-    default:
-      return Either.right({ type: "presence", id, organizationId, documentId })
+    default: {
+      const { data, status } = frame
+      if (status !== undefined && !(STATUSES as ReadonlyArray<unknown>).includes(status)) {
+        return refuse(`presence: "status" must be one of ${STATUSES.join(", ")}.`)
+      }
+      if (data !== undefined && data !== null && (typeof data !== "object" || Array.isArray(data))) {
+        return refuse("presence: \"data\" must be a JSON object (or null to clear it).")
+      }
+      if (data != null && utf8.encode(JSON.stringify(data)).length > MAX_PRESENCE_DATA_BYTES) {
+        return refuse(`presence: "data" is over ${MAX_PRESENCE_DATA_BYTES} bytes as JSON.`)
+      }
+      return Either.right({
+        type: "presence",
+        id,
+        organizationId,
+        documentId,
+        status: status as PresenceStatus | undefined,
+        data: data as Record<string, unknown> | null | undefined
+      })
+    }
   }
 }
 

@@ -10,9 +10,10 @@ import { seesThread } from "../comments/CommentVisibility.js"
 import type { ApiError } from "../protocol/ApiError.js"
 import { invalidArgument } from "../protocol/ApiError.js"
 import type { UserCaller } from "../protocol/Operation.js"
-import { PresenceRepo } from "../presence/PresenceRepo.js"
+import { PRESENCE_RENEW_MILLIS } from "../presence/PresenceLife.js"
 import { ChangeFeed, type FeedMessage } from "./ChangeFeed.js"
 import { FOLLOW_RENEW_MILLIS, Followers } from "./Followers.js"
+import { LivePresence } from "./LivePresence.js"
 import { type ClientFrame, decodeFrame, errorMessage, type FrameId, MAX_FRAME_BYTES } from "./RealtimeFrames.js"
 import { type DocumentRef, type LoggedEvent, RealtimeLogRepo } from "./RealtimeLogRepo.js"
 
@@ -53,9 +54,13 @@ interface Subscription {
   readonly document: DocumentRef
   /** The last seq this connection has been sent (or was told it had). */
   seq: number
+  /** Whether the user is on the document's presence list through this connection (not after presence/delete removed it, until it sets presence again). */
+  present: boolean
 }
 
 interface Session {
+  /** Names the connection in the presence it sets, so that it is not echoed back to it. */
+  readonly origin: string
   readonly caller: UserCaller
   readonly socket: RealtimeSocket
   /** Keyed like the hub's documents. */
@@ -102,11 +107,12 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
     const feed = yield* ChangeFeed
     const followers = yield* Followers
     const access = yield* DocumentAccess
-    const presence = yield* PresenceRepo
+    const presence = yield* LivePresence
     const runtime = yield* Effect.runtime<never>()
     const runFork = Runtime.runFork(runtime)
     const documents = new Map<string, FollowedDocument>()
     const sessions = new Set<Session>()
+    let connectionCount = 0
 
     // Started with the first connection: an Atrium that serves no realtime listens to nothing.
     const hubScope = yield* Scope.make()
@@ -125,6 +131,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           ),
           hubScope
         )
+        // Renew the presence this server's connections hold, and sweep what no server renews any more.
+        yield* Effect.forkIn(Effect.repeat(presence.maintain, Schedule.spaced(PRESENCE_RENEW_MILLIS)), hubScope)
       }).pipe(Scope.extend(hubScope))
     })
 
@@ -212,13 +220,78 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       })
 
     const onFeed = (message: FeedMessage) => {
-      if (message.kind === "follow") {
-        runFork(followers.followedElsewhere(message.apiKey))
-        return
+      switch (message.kind) {
+        case "follow":
+          runFork(followers.followedElsewhere(message.apiKey))
+          return
+        case "change": {
+          const doc = documents.get(keyOf(message))
+          if (doc !== undefined && message.seq > doc.lastRead) pump(doc)
+          return
+        }
+        case "presence": {
+          const doc = documents.get(keyOf(message))
+          if (doc === undefined) return
+          const text = JSON.stringify({
+            type: "presence",
+            organizationId: message.organizationId,
+            documentId: message.documentId,
+            userId: message.user.userId,
+            user: message.user,
+            status: message.status,
+            data: message.data
+          })
+          for (const session of doc.sessions) if (session.origin !== message.origin) send(session, text)
+          return
+        }
+        case "presence.leave": {
+          const doc = documents.get(keyOf(message))
+          if (doc === undefined) return
+          // Removed while connected here (presence/delete, an expiry): no longer present, until the connection sets presence again.
+          if (!presence.isOwnLeave(message.origin)) {
+            for (const session of doc.sessions) {
+              const subscription = session.subscriptions.get(keyOf(message))
+              if (session.caller.userId === message.userId && subscription !== undefined) subscription.present = false
+            }
+            presence.removed(doc.ref, message.userId)
+          }
+          const text = JSON.stringify({ type: "presence.leave", organizationId: message.organizationId, documentId: message.documentId, userId: message.userId })
+          for (const session of doc.sessions) send(session, text)
+          return
+        }
       }
-      const doc = documents.get(keyOf(message))
-      if (doc !== undefined && message.seq > doc.lastRead) pump(doc)
     }
+
+    /** The user's other connections here on the document, still present there. */
+    const othersPresent = (session: Session, key: string) => {
+      const doc = documents.get(key)
+      if (doc === undefined) return false
+      for (const other of doc.sessions) {
+        if (other !== session && other.caller.userId === session.caller.userId && other.subscriptions.get(key)?.present === true) return true
+      }
+      return false
+    }
+
+    const userOf = (caller: UserCaller) => ({ userId: caller.userId, name: caller.user.name, email: caller.user.email })
+
+    /** A presence frame: the user enters the list (again, after presence/delete removed it) or changes what it shows there. */
+    const setPresence = (session: Session, frame: Extract<ClientFrame, { type: "presence" }>): Effect.Effect<void, ApiError> =>
+      Effect.suspend(() => {
+        const ref: DocumentRef = { apiKey: session.caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId }
+        const key = keyOf(ref)
+        const subscription = session.subscriptions.get(key)
+        if (subscription === undefined) {
+          return Effect.fail(invalidArgument(`presence: subscribe to document ${frame.documentId} of organization ${frame.organizationId} first.`))
+        }
+        const state = { ...(frame.status !== undefined && { status: frame.status }), ...(frame.data !== undefined && { data: frame.data }) }
+        if (presence.holds(ref, session.caller.userId)) {
+          subscription.present = true
+          presence.change(ref, userOf(session.caller), state, session.origin)
+          return Effect.void
+        }
+        subscription.present = true
+        return presence.enter(ref, userOf(session.caller), { status: state.status ?? "online", data: state.data ?? null }, session.origin)
+      })
 
     const subscribe = (session: Session, frame: Extract<ClientFrame, { type: "subscribe" }>): Effect.Effect<void, ApiError> =>
       Effect.gen(function*() {
@@ -226,20 +299,25 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         const ref: DocumentRef = { apiKey: caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId }
         yield* access.require(questionOf(caller, frame.organizationId, frame.documentId), "viewer")
         const key = keyOf(ref)
-        const present = yield* presence.list(ref.apiKey, ref.organizationId, ref.documentId)
-        const subscribed = JSON.stringify({
-          type: "subscribed",
-          ...(frame.id !== undefined && { id: frame.id }),
-          organizationId: frame.organizationId,
-          documentId: frame.documentId,
-          presence: present.map((row) => ({ userId: row.userId, name: row.name, email: row.email, status: row.status, data: null, lastSeenAt: row.updatedAt }))
-        })
-        if (session.subscriptions.has(key)) return send(session, subscribed)
+        const subscribedWith = (present: ReadonlyArray<unknown>) =>
+          JSON.stringify({
+            type: "subscribed",
+            ...(frame.id !== undefined && { id: frame.id }),
+            organizationId: frame.organizationId,
+            documentId: frame.documentId,
+            presence: present
+          })
+        if (session.subscriptions.has(key)) return send(session, subscribedWith(yield* presence.list(ref)))
         // Followed before the log's last number is read: every change committed after it is logged.
         yield* followers.add(caller.apiKey)
         const last = yield* log.lastSeq(ref)
         if (!session.open) return yield* followers.remove(caller.apiKey)
-        session.subscriptions.set(key, { document: ref, seq: frame.afterSeq !== undefined && frame.afterSeq < last ? frame.afterSeq : last })
+        const subscription: Subscription = { document: ref, seq: frame.afterSeq !== undefined && frame.afterSeq < last ? frame.afterSeq : last, present: true }
+        session.subscriptions.set(key, subscription)
+        // On the list before it is read, so the answer lists the user (spec); a second connection of the user shares its entry.
+        if (!presence.holds(ref, caller.userId)) yield* presence.enter(ref, userOf(caller), { status: "online", data: null }, session.origin)
+        const subscribed = subscribedWith(yield* presence.list(ref))
+        if (!session.open) return
         send(session, subscribed)
         if (!session.open) return
         // Only now among the document's sessions, so no event precedes the answer; the pump serves what it is behind.
@@ -249,14 +327,19 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         pump(doc)
       })
 
+    /** The session stops following the document; the user leaves its presence unless another connection here still holds it. */
     const leave = (session: Session, key: string) => {
       const subscription = session.subscriptions.get(key)
       if (subscription === undefined) return Effect.void
+      const leavesPresence = subscription.present && !othersPresent(session, key)
       session.subscriptions.delete(key)
       const doc = documents.get(key)
       doc?.sessions.delete(session)
       if (doc !== undefined && doc.sessions.size === 0) documents.delete(key)
-      return followers.remove(subscription.document.apiKey)
+      return Effect.zipRight(
+        leavesPresence ? presence.leave(subscription.document, session.caller.userId) : Effect.void,
+        followers.remove(subscription.document.apiKey)
+      )
     }
 
     const drop = (session: Session) => {
@@ -278,14 +361,14 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
             )
           )
         case "presence":
-          return Effect.fail(invalidArgument("presence is not served yet over realtime (docs/realtime.md); use the server API's presence/update."))
+          return setPresence(session, frame)
       }
     }
 
     return {
       /** A socket of an authenticated user: the connection the transport feeds. */
       connect: (caller: UserCaller, socket: RealtimeSocket): RealtimeConnection => {
-        const session: Session = { caller, socket, subscriptions: new Map(), memberships: new Map(), open: true }
+        const session: Session = { origin: `${followers.serverId}/${++connectionCount}`, caller, socket, subscriptions: new Map(), memberships: new Map(), open: true }
         sessions.add(session)
         runFork(start)
         // Frames of one connection are handled in order: a subscribe's answer precedes the next frame's.

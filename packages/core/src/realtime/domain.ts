@@ -2,15 +2,16 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
 import { Followers } from "./Followers.js"
+import { LivePresence } from "./LivePresence.js"
 import { RealtimeHub } from "./RealtimeHub.js"
 import { RealtimeListener } from "./RealtimeListener.js"
 import { SqlRealtimeLogRepo } from "./SqlRealtimeLogRepo.js"
 
-/** Realtime (docs/realtime.md): the log of followed documents' events, who follows which key, its listener, and each server's hub of connections. */
+/** Realtime (docs/realtime.md): the log of followed documents' events, who follows which key, its listener, each server's hub of connections and the presence they hold. */
 export const realtimeDomain = defineDomain({
   name: "realtime",
   operations: [],
-  services: [RealtimeHub.Default],
+  services: [RealtimeHub.Default.pipe(Layer.provide(LivePresence.Default))],
   repositories: [SqlRealtimeLogRepo],
   events: {
     services: RealtimeListener.Default.pipe(Layer.provideMerge(Followers.Default)),

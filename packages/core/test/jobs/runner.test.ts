@@ -168,7 +168,7 @@ describe("JobRunner", () => {
     Effect.gen(function*() {
       const presence = yield* PresenceRepo
       const groups = yield* UserGroupsRepo
-      const present = (documentId: string) => Effect.map(presence.list(KEY, "o1", documentId), (rows) => rows.map((row) => row.userId).sort())
+      const present = (documentId: string) => Effect.map(presence.list(KEY, "o1", documentId, 0), (rows) => rows.map((row) => row.userId).sort())
       yield* Documents.addV1(KEY, { organizationId: "o1", documents: [{ documentId: "d1" }] })
       yield* Presence.add(KEY, { organizationId: "o1", documentId: "d1", users: [{ userId: "alice" }, { userId: "bob" }] })
       yield* groups.addMember(KEY, "o1", "g1", "alice", 0)

@@ -12,7 +12,7 @@ import { MAX_PRESENCE_USERS_PER_CALL } from "../../src/presence/PresenceSchemas.
  */
 const presenceOf = (started: Started, creds: TestCredentials, organizationId: string, documentId: string) =>
   started.atrium.runtime.runPromise(
-    Effect.flatMap(PresenceRepo, (repo) => repo.list(creds.apiKey, organizationId, documentId))
+    Effect.flatMap(PresenceRepo, (repo) => repo.list(creds.apiKey, organizationId, documentId, 0))
   ).then((rows) => rows.map(({ email, name, status, userId }) => ({ userId, name, email, status })))
 
 const done = (message: string) => ({ result: { status: "success", message, data: { success: true } } })

@@ -16,6 +16,7 @@ import accessVersions from "./0014_access_versions.js"
 import webhookMessageOrganization from "./0015_webhook_message_organization.js"
 import allowedDomainsByDomain from "./0016_allowed_domains_by_domain.js"
 import realtimeLog from "./0017_realtime_log.js"
+import presenceLive from "./0018_presence_live.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -42,7 +43,8 @@ export const migrationRecord = {
   "0014_access_versions": accessVersions,
   "0015_webhook_message_organization": webhookMessageOrganization,
   "0016_allowed_domains_by_domain": allowedDomainsByDomain,
-  "0017_realtime_log": realtimeLog
+  "0017_realtime_log": realtimeLog,
+  "0018_presence_live": presenceLive
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

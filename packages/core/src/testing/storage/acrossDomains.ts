@@ -43,7 +43,7 @@ export const cases: StorageCases = (it, expect) => {
         yield* users.putMembership(membership(apiKey, "org", "user"))
         yield* groups.putGroup({ apiKey, organizationId: "org", groupId: "group", name: apiKey, createdAt: T0, updatedAt: T0 })
         yield* groups.addMember(apiKey, "org", "group", "user", T0)
-        yield* presence.put({ apiKey, organizationId: "org", documentId: "doc", userId: "user", name: apiKey, email: null, status: "online", updatedAt: T0 })
+        yield* presence.put({ apiKey, organizationId: "org", documentId: "doc", userId: "user", name: apiKey, email: null, status: "online", data: null, heldBy: null, updatedAt: T0, lastSeenAt: T0 })
         yield* preferences.put({ apiKey, organizationId: "org", userId: "user", documentId: null, inbox: "ALL", email: null, slack: null, updatedAt: T0 })
         yield* settings.put(apiKey, "setting", { owner: apiKey })
         yield* domains.add(apiKey, [`${apiKey}.example.com`], T0)
@@ -59,7 +59,7 @@ export const cases: StorageCases = (it, expect) => {
         expect((yield* activities.page(apiKey, "org", {}, { order: "asc", limit: 10 })).map((a) => a.actionType)).toEqual([apiKey])
         expect((yield* users.list(apiKey, "org", { level: "organization" }, { limit: 10 })).map((u) => u.name)).toEqual([apiKey])
         expect((yield* groups.findGroup(apiKey, "org", "group"))?.name).toBe(apiKey)
-        expect((yield* presence.list(apiKey, "org", "doc")).map((p) => p.name)).toEqual([apiKey])
+        expect((yield* presence.list(apiKey, "org", "doc", T0)).map((p) => p.name)).toEqual([apiKey])
         expect(yield* preferences.list(apiKey, "org", "user", [])).toHaveLength(1)
         expect(yield* settings.get(apiKey, "setting")).toEqual({ owner: apiKey })
         expect(yield* domains.list(apiKey)).toEqual([`${apiKey}.example.com`])
@@ -100,7 +100,7 @@ export const cases: StorageCases = (it, expect) => {
         yield* documents.insert(document(apiKey, id, id, { folderId: id }))
         yield* activities.put(activity(apiKey, id, id, T0, { metadata: { apiKey, organizationId: id, documentId: id } }))
         yield* users.putUser(user(apiKey, id, { name: id }))
-        yield* presence.put({ apiKey, organizationId: id, documentId: id, userId: id, name: id, email: null, status: "away", updatedAt: T0 })
+        yield* presence.put({ apiKey, organizationId: id, documentId: id, userId: id, name: id, email: null, status: "away", data: null, heldBy: null, updatedAt: T0, lastSeenAt: T0 })
         yield* endpoints.insert(endpoint(apiKey, id, T0, { uid: id }), id)
       }
       for (const id of all) {

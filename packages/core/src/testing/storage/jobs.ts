@@ -63,13 +63,13 @@ export const cases: StorageCases = (it, expect) => {
       expect((yield* activities.page(apiKey, "org", { documentId: "doc-9" }, { order: "asc", limit: 10 })).map((a) => a.id)).toEqual(["a1"])
       expect((yield* activities.find(apiKey, "other-org", "a2"))?.metadata.documentId).toBe("doc-1")
 
-      const entry = { apiKey, documentId: "doc", name: null, email: null, status: "online" as const, updatedAt: T0 }
+      const entry = { apiKey, documentId: "doc", name: null, email: null, status: "online" as const, data: null, heldBy: null, updatedAt: T0, lastSeenAt: T0 }
       yield* presence.put({ ...entry, organizationId: "org", userId: "gone" })
       yield* presence.put({ ...entry, organizationId: "other-org", userId: "gone" })
       yield* presence.put({ ...entry, organizationId: "org", userId: "stays" })
       yield* users.putUser(user(apiKey, "gone"))
       yield* data.deleteUserData(apiKey, ["gone"], "org", "presence")
-      expect((yield* presence.list(apiKey, "org", "doc")).map((p) => p.userId)).toEqual(["stays"])
+      expect((yield* presence.list(apiKey, "org", "doc", T0)).map((p) => p.userId)).toEqual(["stays"])
       expect(yield* presence.find(apiKey, "other-org", "doc", "gone")).toBeDefined()
       for (const { kind } of data.userData) yield* data.deleteUserData(apiKey, ["gone"], undefined, kind)
       expect(yield* presence.find(apiKey, "other-org", "doc", "gone")).toBeUndefined()
