@@ -45,7 +45,8 @@ export const startServerProcess = async (
     url,
     output: () => output,
     stop: (signal = "SIGTERM") => {
-      if (child.exitCode !== null) return Promise.resolve(child.exitCode)
+      // A process killed by a signal has no exit code, only its signal: it has exited all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
       const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
       child.kill(signal)
       return exit

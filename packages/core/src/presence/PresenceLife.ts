@@ -5,10 +5,10 @@ import type { PresenceRow } from "./PresenceRepo.js"
  * its connections hold and sweeps the expired ones (docs/realtime.md, "Presence"). An entry's
  * holder renews it every PRESENCE_RENEW_MILLIS while connected; once it stops (the server died),
  * the entry expires PRESENCE_TTL_MILLIS after its last renewal and the next sweep, at most
- * PRESENCE_RENEW_MILLIS later, tells its subscribers: a dead server's users leave within 30 s
- * (DECISIONS.md). Entries of the server API are not renewed: the host writes them again.
+ * PRESENCE_RENEW_MILLIS later, tells its subscribers: a dead server's users leave within 25 s, under
+ * DECISIONS.md's 30 s with room for a slow sweep. Entries of the server API are not renewed: the host writes them again.
  */
-export const PRESENCE_TTL_MILLIS = 25_000
+export const PRESENCE_TTL_MILLIS = 20_000
 export const PRESENCE_RENEW_MILLIS = 5_000
 
 /** The oldest last sign of life an entry listed at `now` may have. */

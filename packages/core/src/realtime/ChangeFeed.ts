@@ -20,6 +20,8 @@ export type FeedMessage =
   | { readonly kind: "change"; readonly apiKey: string; readonly organizationId: string; readonly documentId: string; readonly seq: number }
   /** A server began following the key: log its changes from now on. */
   | { readonly kind: "follow"; readonly apiKey: string }
+  /** Something the access rule reads changed in the organization (null: the key's own settings): who may read what is asked again. */
+  | { readonly kind: "access"; readonly apiKey: string; readonly organizationId: string | null }
   /** A user entered or changed its presence; `origin` is the connection that set it (not echoed to it), null for the server API. */
   | {
     readonly kind: "presence"
@@ -110,6 +112,9 @@ export const decodeFeedMessage = (payload: string): FeedMessage | undefined => {
   try {
     const value = JSON.parse(payload) as Partial<Record<string, unknown>>
     if (value.kind === "follow" && typeof value.apiKey === "string") return { kind: "follow", apiKey: value.apiKey }
+    if (value.kind === "access" && isText(value.apiKey) && isTextOrNull(value.organizationId)) {
+      return { kind: "access", apiKey: value.apiKey, organizationId: value.organizationId }
+    }
     if (
       value.kind === "change" && typeof value.apiKey === "string" && typeof value.organizationId === "string" &&
       typeof value.documentId === "string" && typeof value.seq === "number"

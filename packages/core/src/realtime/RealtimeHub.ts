@@ -5,6 +5,7 @@ import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
+import type { AccessReason } from "../access/AccessRule.js"
 import { DocumentAccess, questionOf } from "../access/DocumentAccess.js"
 import { seesThread } from "../comments/CommentVisibility.js"
 import type { ApiError } from "../protocol/ApiError.js"
@@ -45,6 +46,8 @@ export const CloseCodes = {
 
 /** What a connection may have queued and unsent before it is closed (a client that does not read). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024
+/** How often every subscription's access is asked again, for what changes with no write: a grant or token entry expiring, a provider's answer. */
+export const ACCESS_RECHECK_MILLIS = 60_000
 /** Events read from the log at a time. */
 const READ_CHUNK = 500
 /** How long the log keeps events: a client that reconnects within it misses nothing. */
@@ -86,6 +89,12 @@ const eventMessage = (ref: DocumentRef, event: LoggedEvent): string =>
   `{"type":"event","organizationId":${JSON.stringify(ref.organizationId)},"documentId":${JSON.stringify(ref.documentId)},"seq":${event.seq},"event":{"type":${
     JSON.stringify(event.type)
   },"timestamp":${event.at},"data":${event.payloadJson}}}`
+
+/** `revoked`'s `reason`: why the user may no longer read the document. */
+const revokedReason = (reason: AccessReason) =>
+  reason === "organization disabled" ? "organization_disabled"
+  : reason === "permission provider" || reason === "permission provider failed" ? "permission_provider"
+  : "access_removed"
 
 /** The thread an event is about, as its payload carries it (comment events), for the visibility rule. */
 const threadOf = (event: LoggedEvent) => {
@@ -133,6 +142,10 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         )
         // Renew the presence this server's connections hold, and sweep what no server renews any more.
         yield* Effect.forkIn(Effect.repeat(presence.maintain, Schedule.spaced(PRESENCE_RENEW_MILLIS)), hubScope)
+        yield* Effect.forkIn(
+          Effect.repeat(Effect.suspend(() => recheck(undefined, () => true)), Schedule.spaced(ACCESS_RECHECK_MILLIS)).pipe(Effect.delay(ACCESS_RECHECK_MILLIS)),
+          hubScope
+        )
       }).pipe(Scope.extend(hubScope))
     })
 
@@ -219,10 +232,32 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         }
       })
 
+    /**
+     * Asks again whether the users of the key's sessions (every key's, when undefined) may read the
+     * documents they follow that `matches` selects: each one no longer readable is told `revoked` and
+     * unsubscribed (its presence leaves). Private threads' membership is asked again too.
+     */
+    const recheck = (apiKey: string | undefined, matches: (ref: DocumentRef) => boolean): Effect.Effect<void> =>
+      Effect.forEach([...sessions], (session) =>
+        Effect.gen(function*() {
+          if (apiKey !== undefined && session.caller.apiKey !== apiKey) return
+          session.memberships.clear()
+          for (const [key, { document }] of [...session.subscriptions]) {
+            if (!matches(document)) continue
+            const decision = yield* access.check(questionOf(session.caller, document.organizationId, document.documentId))
+            if (decision.accessRole !== null || !session.subscriptions.has(key)) continue
+            send(session, JSON.stringify({ type: "revoked", organizationId: document.organizationId, documentId: document.documentId, reason: revokedReason(decision.reason) }))
+            yield* leave(session, key)
+          }
+        }), { discard: true }).pipe(Effect.catchAllCause((cause) => Effect.logError("Realtime: access could not be asked again.", cause)))
+
     const onFeed = (message: FeedMessage) => {
       switch (message.kind) {
         case "follow":
           runFork(followers.followedElsewhere(message.apiKey))
+          return
+        case "access":
+          runFork(recheck(message.apiKey, (ref) => message.organizationId === null || ref.organizationId === message.organizationId))
           return
         case "change": {
           const doc = documents.get(keyOf(message))

@@ -12,10 +12,15 @@ const documentOf = (event: NewEvent): { readonly organizationId: string; readonl
   return channel === undefined ? undefined : { organizationId: event.organizationId, documentId: channel.slice(prefix.length) }
 }
 
+/** Events of writes the access rule reads (access/AccessEvents.ts): for the hubs to ask again, not for users' pages. */
+const isAccessEvent = (event: NewEvent) => event.type.startsWith("access.")
+
 /**
  * Realtime's listener of domain events: while some server follows the key, each change's events
  * about a document are logged in the change's transaction, numbered in the document's order, and
- * every server is told the document's new last number once the change commits.
+ * every server is told the document's new last number once the change commits. Access events are
+ * not logged (who was granted what is the host's business, not every subscriber's): every server
+ * is told which organizations they touched, and asks its subscribers' access again (`revoked`).
  */
 export class RealtimeListener extends Effect.Service<RealtimeListener>()("@atrium/core/RealtimeListener", {
   effect: Effect.gen(function*() {
@@ -30,7 +35,12 @@ export class RealtimeListener extends Effect.Service<RealtimeListener>()("@atriu
         Effect.gen(function*() {
           // Per document, in the order emitted.
           const byDocument = new Map<string, { organizationId: string; documentId: string; events: Array<NewEvent> }>()
+          const accessChanged = new Set<string | null>()
           for (const event of events) {
+            if (isAccessEvent(event)) {
+              accessChanged.add(event.organizationId)
+              continue
+            }
             const document = documentOf(event)
             if (document === undefined) continue
             const key = JSON.stringify([document.organizationId, document.documentId])
@@ -42,6 +52,7 @@ export class RealtimeListener extends Effect.Service<RealtimeListener>()("@atriu
             const seq = yield* repo.append({ apiKey, organizationId, documentId }, logged, at)
             yield* feed.publish({ kind: "change", apiKey, organizationId, documentId, seq })
           }
+          for (const organizationId of accessChanged) yield* feed.publish({ kind: "access", apiKey, organizationId })
         })
     }
     return { listener }

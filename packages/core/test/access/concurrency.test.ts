@@ -466,7 +466,14 @@ const storms: Record<string, (cluster: Cluster) => Promise<void>> = {
   }
 }
 
-describe("access writes under load", () => {
+/**
+ * Each storm is fifty real requests that take turns on their locks: correctness is what is asserted
+ * (and the deadlocks PostgreSQL broke, counted below), not speed, so a machine running the whole suite
+ * beside them gets more than the suite's 30 s.
+ */
+const STORM_TIMEOUT_MILLIS = 120_000
+
+describe("access writes under load", { timeout: STORM_TIMEOUT_MILLIS }, () => {
   for (const backend of concurrentBackends) {
     describe(backend.name, () => {
       let started: Started
@@ -480,7 +487,7 @@ describe("access writes under load", () => {
   }
 })
 
-describe.sequential("two servers on one PostgreSQL database", () => {
+describe.sequential("two servers on one PostgreSQL database", { timeout: STORM_TIMEOUT_MILLIS }, () => {
   let servers: TwoServers
   beforeAll(async () => {
     servers = await twoPostgresServersOverHttp()

@@ -175,7 +175,7 @@ for (const storage of ["sqlite", "postgres"] as const) {
 }
 
 describe("realtime presence across two servers on one PostgreSQL database", () => {
-  it("each user sees the other arrive, move and leave, and presence/get on either server lists both", async (test) => {
+  it("each user sees the other arrive, move and leave, presence/get on either server lists both, and access ended on one revokes on the other", async (test) => {
     const db = await testDatabase()
     if (db.server.startsWith("PGlite")) {
       await db.drop()
@@ -198,6 +198,10 @@ describe("realtime presence across two servers on one PostgreSQL database", () =
       for (const url of [a, b]) expect((await users.listed("ann", url)).map((p) => [p.userId, p.data])).toEqual([["ann", { x: 1 }], ["bob", { x: 2 }]])
       bob.socket.ws.close()
       expect(await leaveOf(ann.socket, "bob")).toEqual({ type: "presence.leave", ...doc, userId: "bob" })
+      // Access ended through the other server reaches this one's subscriber too.
+      expect((await httpClient(b!).post("/v2/organizations/add", { organizations: [{ organizationId: doc.organizationId }] }, creds.headers)).status).toBe(200)
+      expect((await httpClient(b!).post("/v2/organizations/access/disablestate/update", { organizationIds: [doc.organizationId], disabled: true }, creds.headers)).status).toBe(200)
+      expect(await ann.socket.next((m) => m.type === "revoked")).toEqual({ type: "revoked", ...doc, reason: "organization_disabled" })
       ann.socket.ws.close()
     } finally {
       await Promise.all(servers.map((s) => s.stop()))
