@@ -126,10 +126,10 @@ export const comparable = (body) =>
     : value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     : value)
 
-/** Starts `command args` pinned to core 0 on a random port; resolves once `readyPath` answers. */
-export const startPinned = async (command, args, env, readyPath = "/healthz") => {
+/** Starts `command args` pinned to `core` (0 unless told) on a random port; resolves once `readyPath` answers. */
+export const startPinned = async (command, args, env, readyPath = "/healthz", core = 0) => {
   const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn("taskset", ["-c", "0", command, ...args], {
+  const child = spawn("taskset", ["-c", String(core), command, ...args], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"]
   })
