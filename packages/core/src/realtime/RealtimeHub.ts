@@ -96,7 +96,10 @@ const revokedReason = (reason: AccessReason) =>
   : reason === "permission provider" || reason === "permission provider failed" ? "permission_provider"
   : "access_removed"
 
-/** The thread an event is about, as its payload carries it (comment events), for the visibility rule. */
+/** A restricted or organization-private thread an event is about, as the visibility rule reads it. */
+type Thread = NonNullable<ReturnType<typeof threadOf>>
+
+/** The thread an event is about, as its payload carries it (comment events), for the visibility rule; none when it is public. */
 const threadOf = (event: LoggedEvent) => {
   if (!event.payloadJson.includes("\"visibilityConfig\"")) return undefined
   const data = JSON.parse(event.payloadJson) as { commentAnnotation?: { from?: { userId?: string }; visibilityConfig?: { type: string } } }
@@ -158,10 +161,11 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       }
     }
 
-    /** Whether the session's user may see the event (comment visibility; the document was checked at subscribe). */
-    const sees = (session: Session, event: LoggedEvent): Effect.Effect<boolean> => {
-      const thread = threadOf(event)
-      if (thread === undefined) return Effect.succeed(true)
+    /**
+     * Whether the session's user may see the event about `thread` (its `threadOf`, read once per event
+     * however many receive it: comment visibility; the document was checked at subscribe).
+     */
+    const sees = (session: Session, thread: Thread): Effect.Effect<boolean> => {
       const { userId } = session.caller
       const organization = thread.record.visibilityConfig as { type: string; organizationId?: string }
       const org = organization.type === "organizationPrivate" ? organization.organizationId : undefined
@@ -187,21 +191,24 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         return
       }
       doc.reading = true
+      const key = keyOf(doc.ref)
       runFork(Effect.gen(function*() {
         for (;;) {
           doc.readAgain = false
           for (const session of [...doc.sessions]) {
-            const subscription = session.subscriptions.get(keyOf(doc.ref))
+            const subscription = session.subscriptions.get(key)
             if (subscription !== undefined && subscription.seq < doc.lastRead) yield* catchUp(session, doc, subscription)
           }
           const events = yield* log.since(doc.ref, doc.lastRead, READ_CHUNK)
           for (const event of events) {
+            // Built once per event, not per subscriber: a thousand subscribers parsed a comment's payload a thousand times (docs/benchmarks.md, "Realtime").
             const text = eventMessage(doc.ref, event)
+            const thread = threadOf(event)
             for (const session of [...doc.sessions]) {
-              const subscription = session.subscriptions.get(keyOf(doc.ref))
+              const subscription = session.subscriptions.get(key)
               if (subscription === undefined || event.seq <= subscription.seq) continue
               subscription.seq = event.seq
-              if (yield* sees(session, event)) send(session, text)
+              if (thread === undefined || (yield* sees(session, thread))) send(session, text)
             }
             doc.lastRead = event.seq
           }
@@ -227,7 +234,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           }
           for (const event of events) {
             subscription.seq = event.seq
-            if (yield* sees(session, event)) send(session, eventMessage(doc.ref, event))
+            const thread = threadOf(event)
+            if (thread === undefined || (yield* sees(session, thread))) send(session, eventMessage(doc.ref, event))
           }
         }
       })
