@@ -207,7 +207,7 @@ const phase = async ({ clients, write, rate, seconds, sockets, server }) => {
     deliveredPerSecond: received / (Math.max(lastAt - t0, writing) / 1000),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    max: Math.max(...latencies),
+    max: maxOf(latencies),
     writerP99: percentile(fromWriter, 99),
     requestP50: percentile(requestMs, 50),
     requestP99: percentile(requestMs, 99),
@@ -218,6 +218,8 @@ const phase = async ({ clients, write, rate, seconds, sockets, server }) => {
   }
 }
 
+/** The largest value (Math.max(...values) overflows the stack at 100,000s). */
+const maxOf = (values) => values.reduce((m, v) => (v > m ? v : m), -Infinity)
 const fmt = (n, digits = 0) => (n === undefined || Number.isNaN(n) ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }))
 const phaseLine = (name, p) =>
   `| ${name} | ${fmt(p.rate)} | ${fmt(p.received)} / ${fmt(p.expected)} | ${fmt(p.deliveredPerSecond)} | ${p.p50} / ${p.p99} / ${p.max} | ${p.writerP99} | ${fmt(p.requestP50, 1)} / ${fmt(p.requestP99, 1)} | ${fmt(p.cpuPercent)} % | ${fmt(p.cpuMicrosPerMessage, 1)} |`
@@ -230,7 +232,7 @@ const measureFanout = async (name, server, write, sockets, clients) => {
   const steady = await phase({ clients, write, rate: Number(args.rate), seconds: Number(args.duration), sockets, server })
   console.log(phaseLine(name, steady))
   const ramp = []
-  for (const rate of args.ramp.split(",").map(Number)) {
+  for (const rate of args.ramp.split(",").filter(Boolean).map(Number)) {
     const step = await phase({ clients, write, rate, seconds: Number(args.step), sockets, server })
     ramp.push(step)
     console.log(phaseLine(`${name}, ramp`, step))
@@ -239,7 +241,11 @@ const measureFanout = async (name, server, write, sockets, clients) => {
   return { steady, ramp }
 }
 
-const nodeServer = (script, env, core = 0, extra = []) => startPinned(process.execPath, ["--expose-gc", "--import", probe, ...extra, script, ...(script === cli ? ["serve"] : [])], env, "/healthz", core)
+// BENCH_SERVER_NODE_ARGS: node flags for every Atrium server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []
+/** A server script in its own process on `core`, with the memory probe; Atrium's is `atrium serve`. */
+const nodeServer = (script, env, core = 0) =>
+  startPinned(process.execPath, ["--expose-gc", "--import", probe, ...(script === cli ? [...serverNodeArgs, script, "serve"] : [script])], env, "/healthz", core)
 
 // --- scenarios ------------------------------------------------------------------------------
 
@@ -252,7 +258,7 @@ if (scenarios.includes("fanout")) {
   const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "warn", BENCH_MEMORY_FILE: join(tmpdir(), `atrium-bench-mem-${process.pid}`) }
   try {
     const creds = createWorkspace(env)
-    const atrium = await nodeServer(cli, env, 0, process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean))
+    const atrium = await nodeServer(cli, env)
     try {
       await createDocument(atrium.url, creds)
       const t0 = Date.now()
@@ -313,8 +319,8 @@ if (scenarios.includes("cross")) {
         results.cross = { p, same, across }
         console.log(`messages received ${p.received} of ${p.expected}; write request p50 / p99 ${fmt(p.requestP50, 1)} / ${fmt(p.requestP99, 1)} ms\n`)
         console.log("| sockets | received | latency p50 / p99 / max ms |\n|---|---:|---:|")
-        console.log(`| on A (same server as the writer) | ${same.length} | ${percentile(same, 50)} / ${percentile(same, 99)} / ${Math.max(...same)} |`)
-        console.log(`| on B (across servers, through LISTEN/NOTIFY) | ${across.length} | ${percentile(across, 50)} / ${percentile(across, 99)} / ${Math.max(...across)} |`)
+        console.log(`| on A (same server as the writer) | ${same.length} | ${percentile(same, 50)} / ${percentile(same, 99)} / ${maxOf(same)} |`)
+        console.log(`| on B (across servers, through LISTEN/NOTIFY) | ${across.length} | ${percentile(across, 50)} / ${percentile(across, 99)} / ${maxOf(across)} |`)
         console.log(`\ncross-server p99 ${percentile(across, 99)} ms (target ≤ 250) against same-server ${percentile(same, 99)} ms`)
       } finally {
         await onA.close()
