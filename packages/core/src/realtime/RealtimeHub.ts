@@ -76,6 +76,11 @@ interface Session {
 interface FollowedDocument {
   readonly ref: DocumentRef
   readonly sessions: Set<Session>
+  /**
+   * Sessions added since the reader last looked: the only ones that can be behind the document (the
+   * reader moves the others along together), so a subscribe costs the reader them, not every session.
+   */
+  readonly joined: Set<Session>
   /** The highest seq read from the log and handed to its sessions. */
   lastRead: number
   reading: boolean
@@ -195,7 +200,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       runFork(Effect.gen(function*() {
         for (;;) {
           doc.readAgain = false
-          for (const session of [...doc.sessions]) {
+          for (const session of [...doc.joined]) {
+            doc.joined.delete(session)
             const subscription = session.subscriptions.get(key)
             if (subscription !== undefined && subscription.seq < doc.lastRead) yield* catchUp(session, doc, subscription)
           }
@@ -364,9 +370,10 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         send(session, subscribed)
         if (!session.open) return
         // Only now among the document's sessions, so no event precedes the answer; the pump serves what it is behind.
-        const doc = documents.get(key) ?? { ref, sessions: new Set<Session>(), lastRead: last, reading: false, readAgain: false }
+        const doc = documents.get(key) ?? { ref, sessions: new Set<Session>(), joined: new Set<Session>(), lastRead: last, reading: false, readAgain: false }
         documents.set(key, doc)
         doc.sessions.add(session)
+        doc.joined.add(session)
         pump(doc)
       })
 
@@ -378,6 +385,7 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       session.subscriptions.delete(key)
       const doc = documents.get(key)
       doc?.sessions.delete(session)
+      doc?.joined.delete(session)
       if (doc !== undefined && doc.sessions.size === 0) documents.delete(key)
       return Effect.zipRight(
         leavesPresence ? presence.leave(subscription.document, session.caller.userId) : Effect.void,
