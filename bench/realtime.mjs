@@ -7,8 +7,8 @@
 // writer in this one, both on core 1. Scenarios, each beside its baseline in the same run:
 // - fanout: --sockets sockets subscribed to one document on `atrium serve` (SQLite), a writer adding
 //   --rate comments a second for --duration s through the server API (commentannotations/add, one
-//   new thread each), then a ramp of write rates (--ramp, --step s each) up to where p99 passes
-//   100 ms or messages go missing. Baseline: a bare `ws` server (bench/raw-broadcast-server.mjs)
+//   new thread each), then a ramp of write rates (--ramp, --step s each) until the server no longer
+//   delivers every message at 90 % of the rate offered. Baseline: a bare `ws` server (bench/raw-broadcast-server.mjs)
 //   broadcasting Atrium's own event message (same size, a new timestamp) to the same sockets at
 //   the same rates. Latency is receipt − the event's `timestamp` (Atrium: the commit time).
 // - cross: two `atrium serve` on one new PostgreSQL database, --cross-sockets on each, the writer on
