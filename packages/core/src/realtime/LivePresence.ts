@@ -154,10 +154,19 @@ export class LivePresence extends Effect.Service<LivePresence>()("@atrium/core/L
         sends.cancel(key)
         writes.cancel(key)
       },
-      /** The document's list now, as the client API answers it. */
+      /**
+       * The document's list now, as the client API answers it, with what this server's connections set
+       * last over what storage has (written at most once a second): a newcomer on the same server sees
+       * the cursor where it is. Another server's users are at most PRESENCE_WRITE_MILLIS behind.
+       */
       list: (ref: DocumentRef) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.map(repo.list(ref.apiKey, ref.organizationId, ref.documentId, seenSince(now)), (rows) => rows.map(clientEntry))),
+          Effect.map(repo.list(ref.apiKey, ref.organizationId, ref.documentId, seenSince(now)), (rows) =>
+            rows.map((row) => {
+              const entry = clientEntry(row)
+              const mine = held.get(keyOf(ref, row.userId))
+              return mine === undefined ? entry : { ...entry, status: mine.status, data: mine.data as typeof entry.data }
+            }))),
       /** Renews this server's entries, and removes the expired ones of every server, telling their subscribers (every PRESENCE_RENEW_MILLIS). */
       maintain: Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
