@@ -71,12 +71,17 @@ for (const storage of ["sqlite", "postgres"] as const) {
 
       bob.socket.send({ type: "presence", ...doc, data: { x: 10, y: 20 } })
       expect(await presenceOf(ann.socket, "bob")).toMatchObject({ status: "online", data: { x: 10, y: 20 } })
+      // A newcomer a moment later sees the cursor where it is, not storage's copy of up to a second ago.
+      const cy = await users.enter("cy")
+      expect(cy.subscribed.presence.find((p: any) => p.userId === "bob")).toMatchObject({ data: { x: 10, y: 20 } })
+      cy.socket.ws.close()
+      await leaveOf(ann.socket, "cy")
       bob.socket.send({ type: "presence", ...doc, status: "away" })
       expect(await presenceOf(ann.socket, "bob")).toMatchObject({ status: "away", data: { x: 10, y: 20 } })
       bob.socket.send({ type: "presence", ...doc, data: null })
       expect(await presenceOf(ann.socket, "bob")).toMatchObject({ status: "away", data: null })
       await sleep(200)
-      expect(bob.socket.received.filter((m) => m.type === "presence")).toEqual([])
+      expect(bob.socket.received.filter((m) => m.type === "presence" && m.userId === "bob")).toEqual([])
 
       bob.socket.send({ type: "unsubscribe", id: "u", ...doc })
       expect(await leaveOf(ann.socket, "bob")).toEqual({ type: "presence.leave", ...doc, userId: "bob" })
