@@ -50,13 +50,18 @@ export class Followers extends Effect.Service<Followers>()("@atrium/core/Realtim
           return Effect.flatMap(Clock.currentTimeMillis, (now) =>
             Effect.zipRight(repo.follow(serverId, [apiKey], now + FOLLOW_TTL_MILLIS), feed.publish({ kind: "follow", apiKey })))
         }),
-      /** A subscriber of the key here is gone: after the last one, this server no longer follows it. */
+      /**
+       * A subscriber of the key here is gone. After the last one the key stays followed until its
+       * row expires (FOLLOW_TTL_MILLIS after its last renewal, no longer renewed): a user whose
+       * socket dropped, alone on the key, resumes from the log when it is back within that time.
+       */
       remove: (apiKey: string) =>
-        Effect.suspend(() => {
+        Effect.sync(() => {
           const count = local.get(apiKey) ?? 0
-          if (count > 1) return Effect.sync(() => void local.set(apiKey, count - 1))
+          if (count > 1) return void local.set(apiKey, count - 1)
           local.delete(apiKey)
-          return count === 1 ? repo.unfollow(serverId, [apiKey]) : Effect.void
+          // The row says so at the next read; until then, believed here (a read from before the row was written may be cached).
+          if (count === 1) remote.keys.add(apiKey)
         }),
       /** Another server follows the key now (a feed message): believed until the next read. */
       followedElsewhere: (apiKey: string) => Effect.sync(() => void remote.keys.add(apiKey)),

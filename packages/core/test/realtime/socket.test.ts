@@ -115,6 +115,30 @@ for (const storage of ["sqlite", "postgres"] as const) {
       back.ws.close()
     })
 
+    it("resumes a lone subscriber too: its key stays followed a while after its last socket drops", async () => {
+      // A workspace of its own: no other test's socket follows its key.
+      const own = await createTestWorkspace(client)
+      const post = async (path: string, data: unknown) => (await client.post(path, data, own.headers)).body.result.data
+      const { token } = await post("/v2/auth/generate_token", { userId: "ann", userProperties: { name: "ann", email: "ann@example.com" }, permissions: { resources: [] } })
+      const add = (annotationId: string) =>
+        post("/v2/commentannotations/add", { ...doc, createOrganization: true, createDocument: true, commentAnnotations: [{ annotationId, commentData: [{ commentText: annotationId, from: { userId: "bo" } }] }] })
+      const first = await open(wsUrl(token))
+      first.send({ type: "subscribe", ...doc })
+      await first.next((m) => m.type === "subscribed")
+      await add("a1")
+      const seen = await first.next((m) => m.type === "event")
+      first.ws.terminate() // the key's only socket, on any server
+      await first.closed
+      await sleep(300) // the server has seen it go
+      await add("a2")
+      const back = await open(wsUrl(token))
+      back.send({ type: "subscribe", ...doc, afterSeq: seen.seq })
+      await back.next((m) => m.type === "subscribed")
+      const missed = await back.next((m) => m.type === "event")
+      expect([missed.seq, missed.event.data.commentAnnotation.annotationId]).toEqual([seen.seq + 1, "a2"])
+      back.ws.close()
+    })
+
     it("sends a restricted thread's events only to the users it lists", async () => {
       const [ann, dave] = [await open(wsUrl(await tokenOf("ann"))), await open(wsUrl(await tokenOf("dave")))]
       for (const socket of [ann, dave]) {
