@@ -11,6 +11,7 @@ import { testDatabase } from "@atrium/sql-pg/testing"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { listen } from "./backends.js"
@@ -19,6 +20,12 @@ export interface HttpAtrium {
   readonly url: string
   readonly atrium: AtriumHandler
   readonly stop: () => Promise<void>
+  /**
+   * Stops listening and cuts every open connection, HTTP and WebSocket, without a close frame (as a
+   * crash or a lost network would): clients see their sockets drop and their reconnects refused
+   * until `resume` listens again on the same port.
+   */
+  readonly interrupt: () => Promise<{ readonly resume: () => Promise<void> }>
 }
 
 export const serveAtrium = async (
@@ -45,10 +52,21 @@ export const serveAtrium = async (
     if (routes?.(req, res) !== true) api(req, res)
   })
   const sockets = realtime ? attachRealtime(server, atrium, basePath === undefined ? {} : { basePath }) : undefined
+  const connections = new Set<Socket>()
+  server.on("connection", (socket) => {
+    connections.add(socket)
+    socket.on("close", () => connections.delete(socket))
+  })
   const url = await listen(server)
   return {
     url,
     atrium,
+    interrupt: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      connections.forEach((socket) => socket.destroy())
+      await closed
+      return { resume: () => new Promise<void>((resolve) => server.listen(Number(new URL(url).port), "127.0.0.1", () => resolve())) }
+    },
     stop: async () => {
       await sockets?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -3,7 +3,7 @@
  * workspace, an organization "acme" and its document "spec-42" (Ann and Bo present on it), and
  * the tokens a host app's backend would hand its signed-in users.
  */
-import { createAtriumClient, orThrow } from "@atrium/client"
+import { type AtriumClient, createAtriumClient, orThrow } from "@atrium/client"
 import { Tokens } from "@atrium/core"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -12,6 +12,10 @@ import { type HttpAtrium, serveAtrium } from "../../../test-support/HttpAtrium.j
 
 export interface Host extends HttpAtrium {
   readonly apiKey: string
+  /** The host's backend: the server API with the workspace's API key. */
+  readonly backend: AtriumClient
+  /** The API key's headers, for calls that do not go through `backend` (in process, while the server is interrupted). */
+  readonly backendHeaders: Readonly<Record<string, string>>
   /** What the host's backend does for a signed-in user: generate_token with its API key. */
   readonly token: (userId: string, expiresInSeconds?: number) => Promise<string>
   /** A token as generate_token would have issued it `ageSeconds` ago, for `lifetimeSeconds`: Atrium's own signing, its clock turned back. */
@@ -20,9 +24,15 @@ export interface Host extends HttpAtrium {
 
 const userProperties = (userId: string) => ({ name: `User ${userId}`, email: `${userId}@acme.example` })
 
-/** `routes` answers the requests it knows (a page, a token endpoint) before Atrium sees them. */
-export const startHost = async (routes?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<Host> => {
-  const served = await serveAtrium("memory", routes && { routes })
+/**
+ * `routes` answers the requests it knows (a page, a token endpoint) before Atrium sees them. In
+ * memory unless `storage` says otherwise; `realtime` serves the WebSocket too.
+ */
+export const startHost = async (
+  routes?: (req: IncomingMessage, res: ServerResponse) => boolean,
+  { realtime = false, storage = "memory" }: { readonly storage?: "memory" | "sqlite"; readonly realtime?: boolean } = {}
+): Promise<Host> => {
+  const served = await serveAtrium(storage, { realtime, ...(routes && { routes }) })
   const created = await orThrow(createAtriumClient({ baseUrl: served.url }).workspaceCreate({ ownerEmail: "owner@acme.example" }))
   const [apiKey, entry] = Object.entries(created.data.apiKeyList)[0]!
   const backend = createAtriumClient({ baseUrl: served.url, apiKey, authToken: entry.authToken })
@@ -38,6 +48,8 @@ export const startHost = async (routes?: (req: IncomingMessage, res: ServerRespo
   return {
     ...served,
     apiKey,
+    backend,
+    backendHeaders: { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken ?? "" },
     token: async (userId, expiresInSeconds) =>
       (await orThrow(backend.authGenerateToken({ userId, userProperties: userProperties(userId), permissions, expiresInSeconds }))).data.token,
     tokenIssuedAgo: (userId, ageSeconds, lifetimeSeconds) =>
