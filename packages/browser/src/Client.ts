@@ -1,5 +1,6 @@
 import { AtriumError, type CallArguments, callOperation, type CallOptions, type CallOutcome, type CallStatus } from "@atrium/client"
 import { operationTable, type Operations } from "./Operations.generated.js"
+import { createRealtime, type RealtimeApi } from "./Realtime.js"
 import { createTokenCache, type GetToken } from "./TokenCache.js"
 
 export type OperationName = keyof Operations
@@ -17,6 +18,8 @@ export interface ClientOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** Defaults to the global `fetch`. */
   readonly fetch?: typeof fetch | undefined
+  /** The realtime socket's constructor; defaults to the global `WebSocket`, looked up when the first room is entered. */
+  readonly WebSocket?: typeof WebSocket | undefined
 }
 
 export type ErrorOf<K extends OperationName> = AtriumError<Operations[K]["errors"] | CallStatus>
@@ -25,9 +28,12 @@ export type ErrorOf<K extends OperationName> = AtriumError<Operations[K]["errors
 export type Outcome<K extends OperationName> = CallOutcome<Operations[K]["result"], ErrorOf<K>>
 
 /** A method for every operation of the client API, named by the server operation it mirrors. */
-export type Client = {
+export type Operating = {
   readonly [K in OperationName]: (...args: CallArguments<Operations[K]["input"]>) => Promise<Outcome<K>>
 }
+
+/** The operations, and realtime: rooms (`enter`), the user's notifications, the socket's state. */
+export type Client = Operating & RealtimeApi
 
 /** Atrium's client API as the signed-in user: each call a JSON POST through `fetch` with `Authorization: Bearer <token>`. */
 export const createClient = (options: ClientOptions): Client => {
@@ -61,12 +67,18 @@ export const createClient = (options: ClientOptions): Client => {
     return send(token)
   }
 
-  return Object.fromEntries(
+  const operating = Object.fromEntries(
     Object.entries(operationTable).map(([operation, { path }]) => [
       operation,
       (input?: unknown, call?: CallOptions) => invoke(operation, path, input, call)
     ])
-  ) as Client
+  ) as Operating
+  const realtime = createRealtime({
+    url: `${base.replace(/^http/i, "ws")}/v2/client/realtime`,
+    tokens,
+    WebSocket: () => options.WebSocket ?? globalThis.WebSocket
+  })
+  return { ...operating, ...realtime }
 }
 
 const isTokenExpired = (error: AtriumError | undefined) => error?.status === "UNAUTHENTICATED" && error.details?.["reason"] === "token_expired"

@@ -65,6 +65,12 @@ export const renewalTime = (token: string): number => {
   return expiresAt - Math.min(RENEW_BEFORE_EXPIRY_MS, lifetime / 2)
 }
 
+/** The user a token is for (its `sub`), read without verifying it: the realtime rooms leave the user out of `others`. */
+export const subjectOf = (token: string): string | undefined => {
+  const subject = payloadOf(token)?.["sub"]
+  return typeof subject === "string" ? subject : undefined
+}
+
 /** A JWT's claims, read without verifying them (Atrium verifies; this only schedules renewal). */
 const payloadOf = (token: string): Record<string, unknown> | undefined => {
   try {

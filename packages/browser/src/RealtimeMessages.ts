@@ -1,0 +1,63 @@
+/**
+ * The realtime socket's messages as Atrium sends them (spec client-api.md, "Realtime", and
+ * docs/realtime.md, "Messages beyond the contract"). Only what the SDK reads is typed.
+ */
+
+export type PresenceStatus = "online" | "away" | "offline"
+
+/** A user on a document, as `presence/get` and the `subscribed` answer list it. */
+export interface PresenceEntry {
+  readonly userId: string
+  readonly name: string | null
+  readonly email: string | null
+  readonly status: PresenceStatus
+  /** What the user's page set (e.g. a cursor): any JSON object, or null. */
+  readonly data: { readonly [key: string]: unknown } | null
+  /** When Atrium last heard of the user here (ms). */
+  readonly lastSeenAt: number
+}
+
+/** A change to the document, as a webhook delivery of it carries it, with its number in the document's log. */
+export interface RoomEvent {
+  /** e.g. `comment_annotation.add`. */
+  readonly type: string
+  readonly timestamp: number
+  readonly data: { readonly [key: string]: unknown }
+  /** The event's number in its document's log: 1, 2, … in commit order. */
+  readonly seq: number
+}
+
+/** A notification for the user, as `notifications/get` gives it. */
+export type RealtimeNotification = { readonly [key: string]: unknown }
+
+interface OnDocument {
+  readonly organizationId: string
+  readonly documentId: string
+}
+
+export type ServerMessage =
+  | OnDocument & { readonly type: "subscribed"; readonly id?: number; readonly presence: ReadonlyArray<PresenceEntry> }
+  | OnDocument & { readonly type: "unsubscribed"; readonly id?: number }
+  | { readonly type: "error"; readonly id?: number; readonly status: string; readonly message: string }
+  | OnDocument & { readonly type: "event"; readonly seq: number; readonly event: Omit<RoomEvent, "seq"> }
+  | OnDocument & { readonly type: "resync"; readonly seq: number }
+  | OnDocument & {
+    readonly type: "presence"
+    readonly userId: string
+    readonly user: { readonly userId: string; readonly name: string | null; readonly email: string | null }
+    readonly status: PresenceStatus
+    readonly data: PresenceEntry["data"]
+    readonly lastSeenAt?: number
+  }
+  | OnDocument & { readonly type: "presence.leave"; readonly userId: string }
+  | OnDocument & { readonly type: "revoked"; readonly reason: string }
+  | { readonly type: "notification"; readonly notification: RealtimeNotification }
+  | { readonly type: "token.expired" }
+
+/** Close codes the SDK acts on (docs/realtime.md). */
+export const CloseCode = {
+  /** The client closed it: no room is left. */
+  normal: 1000,
+  /** The token expired: a fresh one, and connect again at once. */
+  tokenExpired: 4001
+} as const

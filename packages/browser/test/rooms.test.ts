@@ -1,0 +1,348 @@
+/**
+ * @atrium/browser's realtime rooms in a real browser (Debian's Chromium via playwright-core) against
+ * a real Atrium on SQLite that serves the WebSocket (node-http's attachRealtime): a page loads the
+ * built ES module and enters documents as Ann, with the browser's own WebSocket and its token from
+ * the host's endpoint. Changes are made through the server API, as the host's backend would; the
+ * connection is cut by the server itself (its listener stopped and every socket destroyed), and
+ * tokens expire for real.
+ */
+import { orThrow } from "@atrium/client"
+import { RealtimeLogRepo } from "@atrium/core"
+import { directClient } from "@atrium/core/testing"
+import * as Effect from "effect/Effect"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
+import { type Host, startHost } from "./host.js"
+
+const bundle = join(__dirname, "..", "dist", "index.js")
+const found = hasChromium("rooms.test.ts")
+
+/**
+ * The page: `makeClient(user)` is a client as a host app makes one (its token from the host's
+ * endpoint), counting the tokens it asked for, the sockets it opened and the states it went
+ * through; `watch(room)` keeps what a room's listeners are given.
+ */
+const page = `<!doctype html>
+<script type="module">
+  import { createClient } from "/atrium-browser.js"
+  window.makeClient = (user) => {
+    const log = { tokens: 0, sockets: [], states: [] }
+    const client = createClient({
+      baseUrl: location.origin,
+      getToken: async () => {
+        log.tokens++
+        return (await fetch("/host/atrium-token?user=" + user, { method: "POST" })).text()
+      },
+      // The browser's WebSocket, each one kept so the test can count them and see their state.
+      WebSocket: class extends WebSocket {
+        constructor(...args) {
+          super(...args)
+          log.sockets.push(this)
+        }
+      }
+    })
+    client.realtime.subscribe((state) => log.states.push(state))
+    return { client, log }
+  }
+  window.watch = (room) => {
+    const seen = { events: [], notices: [], others: [] }
+    room.events.subscribe((event) => seen.events.push({ seq: event.seq, type: event.type, annotationId: event.data.commentAnnotation?.annotationId }))
+    room.notices.subscribe((notice) =>
+      seen.notices.push(notice.type === "error" ? { type: "error", status: notice.error.status, operation: notice.error.operation, isError: notice.error instanceof Error } : notice))
+    room.presence.subscribe((others) => seen.others.push(others.map((entry) => [entry.userId, entry.status, entry.data])))
+    return seen
+  }
+  window.ready = true
+</script>`
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
+  let host: Host
+  let browser: Browser
+  /** Tokens the host's endpoint gives before fresh ones, per user (e.g. one about to expire). */
+  const firstTokens = new Map<string, Array<() => Promise<string>>>()
+  let threads = 0
+
+  /** A thread added by Bo through the server API (over HTTP, or in process while the server is interrupted); its id. */
+  const addThread = async (documentId: string, via: "http" | "in process" = "http") => {
+    const annotationId = `t${++threads}`
+    const data = { organizationId: "acme", documentId, commentAnnotations: [{ annotationId, commentData: [{ commentText: annotationId, from: { userId: "bo" } }] }] }
+    if (via === "http") await orThrow(host.backend.commentannotationsAdd(data))
+    else {
+      const answer = await directClient(host.atrium).post("/v2/commentannotations/add", data, host.backendHeaders)
+      if (answer.status !== 200) throw new Error(answer.text)
+    }
+    return annotationId
+  }
+
+  const openPage = async (): Promise<{ tab: Page; problems: Array<string> }> => {
+    const tab = await browser.newPage()
+    const problems: Array<string> = []
+    tab.on("pageerror", (error) => problems.push(error.message))
+    // While the server is interrupted, Chromium logs the refused reconnects, and the token fetches
+    // (the host's endpoint is on that server too).
+    const refused = /WebSocket connection .* failed|net::ERR_CONNECTION_REFUSED/
+    tab.on("console", (message) => message.type() === "error" && !refused.test(message.text()) && problems.push(message.text()))
+    await tab.goto(host.url)
+    await tab.waitForFunction(() => (window as any).ready === true)
+    return { tab, problems }
+  }
+
+  /** Runs `body` in the page until it is true. */
+  const until = (tab: Page, body: string, timeout = 15_000) => tab.waitForFunction(body, undefined, { timeout, polling: 50 })
+
+  beforeAll(async () => {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run pnpm -s build`)
+    host = await startHost((req, res) => {
+      const answer = (type: string, body: string | Buffer | Promise<string>) => {
+        void Promise.resolve(body).then((text) => res.writeHead(200, { "content-type": type }).end(text))
+        return true
+      }
+      const url = new URL(req.url ?? "/", "http://host")
+      switch (url.pathname) {
+        case "/":
+          return answer("text/html", page)
+        case "/favicon.ico":
+          return answer("image/x-icon", "")
+        case "/atrium-browser.js":
+          return answer("text/javascript", readFileSync(bundle))
+        case "/host/atrium-token": {
+          const user = url.searchParams.get("user") ?? "ann"
+          const special = firstTokens.get(user)?.shift()
+          return answer("text/plain", special ? special() : host.token(user))
+        }
+        default:
+          return false
+      }
+    }, { storage: "sqlite", realtime: true })
+    await orThrow(host.backend.organizationsDocumentsAdd({ organizationId: "acme", documents: [{ documentId: "spec-43", documentName: "Spec 43" }] }))
+    // Another organization's restricted document: the users' tokens grant nothing there.
+    await orThrow(host.backend.organizationsAdd({ organizations: [{ organizationId: "globex", organizationName: "Globex" }] }))
+    await orThrow(host.backend.organizationsDocumentsAdd({ organizationId: "globex", documents: [{ documentId: "plans", documentName: "Plans" }] }))
+    await orThrow(host.backend.organizationsDocumentsAccessUpdate({ organizationId: "globex", documentIds: ["plans"], accessType: "restricted" }))
+    browser = await launchChromium()
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+  })
+
+  it("enters two documents over one socket: each room gets its document's changes, once and in order, and leaves", async () => {
+    const { problems, tab } = await openPage()
+    const entered = await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      const before = w.ann.client.realtime.state
+      w.room42 = w.ann.client.enter("acme", "spec-42")
+      w.room43 = w.ann.client.enter("acme", "spec-43")
+      w.seen42 = w.watch(w.room42)
+      w.seen43 = w.watch(w.room43)
+      // A listener that throws: the page hears of it, the other listeners and later events still arrive.
+      w.room42.events.subscribe(() => {
+        throw new Error("a listener's own bug")
+      })
+      const outcomes = await Promise.all([w.room42.entered, w.room43.entered])
+      return {
+        before,
+        outcomes: outcomes.map((outcome: any) => outcome.error?.status ?? "entered"),
+        states: [w.room42.state, w.room43.state],
+        same: w.ann.client.enter("acme", "spec-42") === w.room42,
+        others: w.room42.presence.others.map((entry: any) => entry.userId),
+        mine: w.room42.presence.mine?.userId
+      }
+    })
+    expect(entered).toEqual({ before: "closed", outcomes: ["entered", "entered"], states: ["entered", "entered"], same: true, others: ["bo"], mine: "ann" })
+
+    const on42 = [await addThread("spec-42"), await addThread("spec-42")]
+    const on43 = await addThread("spec-43")
+    await until(tab, "window.seen42.events.length === 2 && window.seen43.events.length === 1")
+    const seen = await tab.evaluate(() => {
+      const w = window as any
+      return { s42: w.seen42.events, s43: w.seen43.events, sockets: w.ann.log.sockets.length, states: w.ann.log.states }
+    })
+    expect(seen.s42.map((event: any) => event.annotationId)).toEqual(on42)
+    expect(seen.s42.map((event: any) => event.type)).toEqual(["comment_annotation.add", "comment_annotation.add"])
+    expect(seen.s42[1].seq).toBe(seen.s42[0].seq + 1)
+    expect(seen.s43).toEqual([{ seq: expect.any(Number), type: "comment_annotation.add", annotationId: on43 }])
+    expect(seen.sockets).toBe(1)
+    expect(seen.states).toEqual(["connecting", "open"])
+    expect(problems).toEqual(["a listener's own bug", "a listener's own bug"])
+
+    // Leaving one room: its document's changes no longer reach it; the other's still do, on the same socket.
+    await tab.evaluate(() => (window as any).room42.leave())
+    const after = [await addThread("spec-42"), await addThread("spec-43")]
+    await until(tab, "window.seen43.events.length === 2")
+    await sleep(300) // time for a wrongly delivered spec-42 event to arrive
+    const left = await tab.evaluate(() => {
+      const w = window as any
+      return { s42: w.seen42.events.length, s43: w.seen43.events.at(-1).annotationId, state42: w.room42.state, socket: w.ann.log.sockets[0].readyState }
+    })
+    expect(left).toEqual({ s42: 2, s43: after[1], state42: "left", socket: 1 /* OPEN */ })
+
+    // Leaving the last room closes the socket; entering again opens a new one.
+    await tab.evaluate(() => (window as any).room43.leave())
+    await until(tab, "window.ann.log.sockets[0].readyState === 3 /* CLOSED */")
+    const again = await tab.evaluate(async () => {
+      const w = window as any
+      const state = w.ann.client.realtime.state
+      const room = w.ann.client.enter("acme", "spec-42")
+      const outcome = await room.entered
+      const answer = { state, fresh: room !== w.room42, entered: outcome.error === undefined, sockets: w.ann.log.sockets.length, states: w.ann.log.states }
+      await room.leave()
+      return answer
+    })
+    expect(again).toEqual({ state: "closed", fresh: true, entered: true, sockets: 2, states: ["connecting", "open", "closed", "connecting", "open", "closed"] })
+    await tab.close()
+  }, 60_000)
+
+  it("reconnects after the server drops the socket and resumes where each room stopped: what was missed arrives once", async () => {
+    const { problems, tab } = await openPage()
+    await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      w.room42 = w.ann.client.enter("acme", "spec-42")
+      w.room43 = w.ann.client.enter("acme", "spec-43")
+      w.seen42 = w.watch(w.room42)
+      w.seen43 = w.watch(w.room43)
+      await Promise.all([w.room42.entered, w.room43.entered])
+    })
+    const before = await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 1")
+
+    // The server goes away without a close frame; changes are made while the page is cut off.
+    const { resume } = await host.interrupt()
+    await until(tab, "window.ann.client.realtime.state === 'reconnecting'")
+    const missed = [await addThread("spec-42", "in process"), await addThread("spec-43", "in process")]
+    await sleep(600) // an attempt or two refused meanwhile
+    await resume()
+    await until(tab, "window.seen42.events.length === 2 && window.seen43.notices.some((notice) => notice.type === 'resync')")
+    const after = await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 3")
+    await sleep(300) // time for a doubled event to arrive
+    const seen = await tab.evaluate(() => {
+      const w = window as any
+      return { s42: w.seen42.events, s43: w.seen43.events, states: w.ann.log.states, notices: w.seen42.notices, sockets: w.ann.log.sockets.length, lastSeq: w.room42.lastSeq }
+    })
+    expect(seen.s42.map((event: any) => event.annotationId)).toEqual([before, missed[0], after])
+    expect(seen.s42.map((event: any) => event.seq)).toEqual([seen.s42[0].seq, seen.s42[0].seq + 1, seen.s42[0].seq + 2])
+    expect(seen.lastSeq).toBe(seen.s42[2].seq)
+    // spec-43 had seen no event when the socket dropped: it could not say where to resume, so it
+    // was told to reload, and what it missed was not sent (nothing from before it entered is).
+    expect(seen.s43).toEqual([])
+    expect(await tab.evaluate(() => (window as any).seen43.notices)).toEqual([{ type: "entered" }, { type: "entered" }, { type: "resync" }])
+    expect(seen.notices).toEqual([{ type: "entered" }, { type: "entered" }])
+    expect(seen.states).toEqual(["connecting", "open", "reconnecting", "open"])
+    expect(seen.sockets).toBeGreaterThanOrEqual(3) // the first, at least one refused, the one that resumed
+    expect(problems).toEqual([])
+    await tab.evaluate(() => Promise.all([(window as any).room42.leave(), (window as any).room43.leave()]))
+    await tab.close()
+  }, 60_000)
+
+  it("is told to resync when the log no longer holds what it missed", async () => {
+    const { problems, tab } = await openPage()
+    await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      w.room42 = w.ann.client.enter("acme", "spec-42")
+      w.seen42 = w.watch(w.room42)
+      await w.room42.entered
+    })
+    await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 1")
+    const { resume } = await host.interrupt()
+    await addThread("spec-42", "in process")
+    // The log forgets everything (as it does after 10 minutes): a resume cannot be served from it.
+    await host.atrium.runtime.runPromise(Effect.flatMap(RealtimeLogRepo, (log) => log.pruneBefore(Date.now() + 60_000)))
+    await resume()
+    await until(tab, "window.seen42.notices.some((notice) => notice.type === 'resync')")
+    const after = await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 2")
+    const seen = await tab.evaluate(() => ({ events: (window as any).seen42.events, notices: (window as any).seen42.notices }))
+    const first = seen.events[0].seq
+    expect(seen.notices).toEqual([{ type: "entered" }, { type: "entered" }, { type: "resync", seq: first + 1 }])
+    // The missed change is not sent (the page reloads instead); the next one arrives as usual.
+    expect(seen.events.map((event: any) => [event.seq, event.annotationId])).toEqual([[first, expect.any(String)], [first + 2, after]])
+    expect(problems).toEqual([])
+    await tab.evaluate(() => (window as any).room42.leave())
+    await tab.close()
+  }, 60_000)
+
+  it("renews an expired token and reconnects at once, resuming where it stopped", async () => {
+    // The host's first token for Ann has 10 s left: Atrium ends the socket then (token.expired, 4001).
+    firstTokens.set("ann", [() => host.tokenIssuedAgo("ann", 50, 60)])
+    const { problems, tab } = await openPage()
+    await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      w.room42 = w.ann.client.enter("acme", "spec-42")
+      w.seen42 = w.watch(w.room42)
+      w.ann.client.realtime.subscribe((state: string) => state === "reconnecting" && (w.droppedAt = Date.now()))
+      w.ann.client.realtime.subscribe((state: string) => state === "open" && w.droppedAt && (w.backAt = Date.now()))
+      await w.room42.entered
+    })
+    await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 1")
+    await until(tab, "window.backAt !== undefined", 20_000)
+    const after = await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 2")
+    const seen = await tab.evaluate(() => {
+      const w = window as any
+      return {
+        tokens: w.ann.log.tokens,
+        states: w.ann.log.states,
+        closes: w.ann.log.sockets.length,
+        last: w.seen42.events[1].annotationId,
+        notices: w.seen42.notices,
+        lastSeq: w.room42.lastSeq,
+        firstSeq: w.seen42.events[0].seq
+      }
+    })
+    expect(seen).toMatchObject({ tokens: 2, states: ["connecting", "open", "reconnecting", "open"], closes: 2, last: after, notices: [{ type: "entered" }, { type: "entered" }] })
+    expect(seen.lastSeq).toBe(seen.firstSeq + 1)
+    expect(problems).toEqual([])
+    await tab.evaluate(() => (window as any).room42.leave())
+    await tab.close()
+  }, 60_000)
+
+  it("gives Atrium's refusals as values: a document the user may not read, a presence frame refused", async () => {
+    const { problems, tab } = await openPage()
+    const outcome = await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      const refused = w.ann.client.enter("globex", "plans")
+      const allowed = w.ann.client.enter("acme", "spec-42")
+      w.seenRefused = w.watch(refused)
+      w.seen42 = w.watch(allowed)
+      const [no, yes] = await Promise.all([refused.entered, allowed.entered])
+      w.room42 = allowed
+      return {
+        error: { name: no.error?.name, status: no.error?.status, httpStatus: no.error?.httpStatus, operation: no.error?.operation, isError: no.error instanceof Error },
+        refusedState: refused.state,
+        entered: yes.error === undefined,
+        notices: w.seenRefused.notices
+      }
+    })
+    expect(outcome).toEqual({
+      error: { name: "AtriumError", status: "PERMISSION_DENIED", httpStatus: 0, operation: "realtime.subscribe", isError: true },
+      refusedState: "refused",
+      entered: true,
+      notices: [{ type: "error", status: "PERMISSION_DENIED", operation: "realtime.subscribe", isError: true }]
+    })
+    // The refused room takes no more part: the allowed one still gets its changes.
+    const id = await addThread("spec-42")
+    await until(tab, "window.seen42.events.length === 1")
+    expect(await tab.evaluate(() => (window as any).seen42.events[0].annotationId)).toBe(id)
+    // Presence over the socket is answered with an error until the server serves it (docs/realtime.md).
+    await tab.evaluate(() => (window as any).room42.presence.update({ cursor: 3 }, "away"))
+    await until(tab, "window.seen42.notices.some((notice) => notice.type === 'error')")
+    expect(await tab.evaluate(() => (window as any).seen42.notices.at(-1))).toEqual({ type: "error", status: "INVALID_ARGUMENT", operation: "realtime.presence", isError: true })
+    expect(problems).toEqual([])
+    await tab.evaluate(() => (window as any).room42.leave())
+    await tab.close()
+  }, 60_000)
+})
