@@ -52,7 +52,7 @@ export interface Room {
   readonly revokedReason: string | undefined
   /** The `seq` of the last event received (or of the last `resync`): where a reconnect resumes. */
   readonly lastSeq: number | undefined
-  /** Settles at the first answer to the subscribe: no error once entered, else Atrium's refusal. Never rejects. */
+  /** Settles at the first answer to the subscribe (no error once entered, else Atrium's refusal), or when left first. Never rejects. */
   readonly entered: Promise<{ readonly error?: AtriumError }>
   /** Each change to the document, once, in order, from the moment the room is entered. */
   readonly events: Topic<RoomEvent>
