@@ -5,7 +5,7 @@ import { createTopic, type Topic } from "./Topic.js"
 
 /**
  * - `closed`: no socket (no room entered, or every room left).
- * - `connecting`: the first socket is being opened.
+ * - `connecting`: the first socket is being opened (again after a wait, when an attempt failed).
  * - `open`: the socket is up; rooms are subscribed on it.
  * - `reconnecting`: it dropped; another is being opened, or waits for its turn.
  */
@@ -68,6 +68,8 @@ export const createRealtime = (options: {
   let state: RealtimeState = "closed"
   let socket: WebSocket | undefined
   let open = false
+  /** A socket opened since the first room was entered: a drop is then a reconnect, not still the first connect. */
+  let everOpen = false
   /** The token of the last socket: the stale one when Atrium says it expired. */
   let token: string | undefined
   let userId: string | undefined
@@ -137,6 +139,7 @@ export const createRealtime = (options: {
     ws.onopen = () => {
       if (socket !== ws) return
       open = true
+      everOpen = true
       failures = 0
       setState("open")
       for (const room of [...rooms.values()]) room.subscribe()
@@ -160,7 +163,7 @@ export const createRealtime = (options: {
       forgetAnswers()
       for (const room of rooms.values()) room.disconnected()
       if (rooms.size === 0) return setState("closed")
-      setState("reconnecting")
+      setState(everOpen ? "reconnecting" : "connecting")
       if (wasOpen && (expired || closed.code === CloseCode.tokenExpired)) {
         // The token ran out under an open socket: a fresh one, and back at once.
         renewToken = true
@@ -180,6 +183,7 @@ export const createRealtime = (options: {
     retry = undefined
     attempt++
     failures = 0
+    everOpen = false
     const ws = socket
     socket = undefined
     open = false
