@@ -309,7 +309,7 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     await tab.close()
   }, 60_000)
 
-  it("gives Atrium's refusals as values: a document the user may not read, a presence frame refused", async () => {
+  it("gives Atrium's refusals as values: a document the user may not read, presence data too large", async () => {
     const { problems, tab } = await openPage()
     const outcome = await tab.evaluate(async () => {
       const w = window as any
@@ -337,8 +337,8 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     const id = await addThread("spec-42")
     await until(tab, "window.seen42.events.length === 1")
     expect(await tab.evaluate(() => (window as any).seen42.events[0].annotationId)).toBe(id)
-    // Presence over the socket is answered with an error until the server serves it (docs/realtime.md).
-    await tab.evaluate(() => (window as any).room42.presence.update({ cursor: 3 }, "away"))
+    // Presence data over 4 KB: Atrium refuses the frame, the room is told.
+    await tab.evaluate(() => (window as any).room42.presence.update({ note: "x".repeat(5000) }, "away"))
     await until(tab, "window.seen42.notices.some((notice) => notice.type === 'error')")
     expect(await tab.evaluate(() => (window as any).seen42.notices.at(-1))).toEqual({ type: "error", status: "INVALID_ARGUMENT", operation: "realtime.presence", isError: true })
     expect(problems).toEqual([])
