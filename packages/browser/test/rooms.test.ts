@@ -29,18 +29,23 @@ const page = `<!doctype html>
 <script type="module">
   import { createClient } from "/atrium-browser.js"
   window.makeClient = (user) => {
-    const log = { tokens: 0, sockets: [], states: [] }
+    const log = { tokens: 0, sockets: [], sent: [], states: [] }
     const client = createClient({
       baseUrl: location.origin,
       getToken: async () => {
         log.tokens++
         return (await fetch("/host/atrium-token?user=" + user, { method: "POST" })).text()
       },
-      // The browser's WebSocket, each one kept so the test can count them and see their state.
+      // The browser's WebSocket, each one kept so the test can count them and see their state, and
+      // each frame it sends, with the number of its socket.
       WebSocket: class extends WebSocket {
         constructor(...args) {
           super(...args)
           log.sockets.push(this)
+        }
+        send(text) {
+          log.sent.push([log.sockets.indexOf(this), JSON.parse(text)])
+          super.send(text)
         }
       }
     })
@@ -231,6 +236,12 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     expect(seen.s42.map((event: any) => event.annotationId)).toEqual([before, missed[0], after])
     expect(seen.s42.map((event: any) => event.seq)).toEqual([seen.s42[0].seq, seen.s42[0].seq + 1, seen.s42[0].seq + 2])
     expect(seen.lastSeq).toBe(seen.s42[2].seq)
+    // On the socket that resumed: spec-42 from its last event; spec-43, which had seen none, from now.
+    const resubscribed = await tab.evaluate(() => {
+      const log = (window as any).ann.log
+      return log.sent.filter(([socket]: [number]) => socket === log.sockets.length - 1).map(([, frame]: [number, any]) => [frame.type, frame.documentId, frame.afterSeq ?? null])
+    })
+    expect(resubscribed).toEqual([["subscribe", "spec-42", seen.s42[0].seq], ["subscribe", "spec-43", null]])
     // spec-43 had seen no event when the socket dropped: it could not say where to resume, so it
     // was told to reload, and what it missed was not sent (nothing from before it entered is).
     expect(seen.s43).toEqual([])
