@@ -320,6 +320,74 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     await tab.close()
   }, 60_000)
 
+  it("shows two users in two pages each other arrive, move and leave, and puts a user's presence back after a reconnect", async () => {
+    // spec-43: no presence seeded there, so whoever is listed came through the socket.
+    const enter = (tab: Page, user: string, cursor: number, status?: string) =>
+      tab.evaluate(async ([user, cursor, status]) => {
+        const w = window as any
+        w.me = w.makeClient(user)
+        w.room = w.me.client.enter("acme", "spec-43")
+        w.seen = w.watch(w.room)
+        w.room.presence.update({ cursor }, status)
+        return (await w.room.entered).error?.status ?? "entered"
+      }, [user, cursor, status] as const)
+    const others = (tab: Page) => tab.evaluate(() => (window as any).room.presence.others.map((entry: any) => [entry.userId, entry.status, entry.data]))
+    const ann = await openPage()
+    const bo = await openPage()
+    expect(await enter(ann.tab, "ann", 1)).toBe("entered")
+    expect(await enter(bo.tab, "bo", 5, "away")).toBe("entered")
+
+    // Ann, there first, sees Bo arrive and set his presence; Bo finds Ann on the list he is answered.
+    // Neither is on its own list.
+    await until(ann.tab, "window.room.presence.others.some((entry) => entry.userId === 'bo' && entry.data?.cursor === 5)")
+    expect(await others(ann.tab)).toEqual([["bo", "away", { cursor: 5 }]])
+    expect((await others(bo.tab)).map(([userId]: Array<unknown>) => userId)).toEqual(["ann"])
+    expect(await ann.tab.evaluate(() => {
+      const mine = (window as any).room.presence.mine
+      return [mine?.userId, mine?.data]
+    })).toEqual(["ann", { cursor: 1 }])
+
+    // Ann moves: Bo sees it, and Ann's listeners are not told of her own move.
+    const annHeard = await ann.tab.evaluate(() => (window as any).seen.others.length)
+    await ann.tab.evaluate(() => (window as any).room.presence.update({ cursor: 2 }))
+    await until(bo.tab, "window.room.presence.others.some((entry) => entry.userId === 'ann' && entry.data?.cursor === 2)")
+    expect(await others(bo.tab)).toEqual([["ann", "online", { cursor: 2 }]])
+    await sleep(300) // time for an echo to arrive
+    expect(await ann.tab.evaluate(() => (window as any).seen.others.length)).toBe(annHeard)
+
+    // The server drops every socket (and with them, their users' presence): once back, each page
+    // resubscribes and sends its user's last presence again, which the document's list shows.
+    const { resume } = await host.interrupt()
+    await until(ann.tab, "window.me.client.realtime.state === 'reconnecting'")
+    await sleep(300)
+    await resume()
+    await until(ann.tab, "window.me.client.realtime.state === 'open'")
+    const listed = async () =>
+      bo.tab.evaluate(async () => {
+        const { result } = await (window as any).me.client.presenceGet({ organizationId: "acme", documentId: "spec-43" })
+        return result?.data.map((entry: any) => [entry.userId, entry.status, entry.data]).sort()
+      })
+    const deadline = Date.now() + 15_000
+    while (JSON.stringify(await listed()) !== JSON.stringify([["ann", "online", { cursor: 2 }], ["bo", "away", { cursor: 5 }]]) && Date.now() < deadline) await sleep(100)
+    expect(await listed()).toEqual([["ann", "online", { cursor: 2 }], ["bo", "away", { cursor: 5 }]])
+    await until(ann.tab, "window.room.presence.others.some((entry) => entry.userId === 'bo' && entry.data?.cursor === 5)")
+    // Ann's page sent it itself, on its new socket, after subscribing there.
+    const resent = await ann.tab.evaluate(() => {
+      const log = (window as any).me.log
+      return log.sent.filter(([socket]: [number]) => socket === log.sockets.length - 1).map(([, frame]: [number, any]) => [frame.type, frame.data ?? null])
+    })
+    expect(resent).toEqual([["subscribe", null], ["presence", { cursor: 2 }]])
+
+    // Bo leaves: Ann sees him go.
+    await bo.tab.evaluate(() => (window as any).room.leave())
+    await until(ann.tab, "window.room.presence.others.length === 0")
+    expect(ann.problems).toEqual([])
+    expect(bo.problems).toEqual([])
+    await ann.tab.evaluate(() => (window as any).room.leave())
+    await ann.tab.close()
+    await bo.tab.close()
+  }, 90_000)
+
   it("gives Atrium's refusals as values: a document the user may not read, presence data too large", async () => {
     const { problems, tab } = await openPage()
     const outcome = await tab.evaluate(async () => {
