@@ -388,6 +388,42 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     await bo.tab.close()
   }, 90_000)
 
+  it("marks a room revoked when the user loses read access, tells its listeners why, and does not resubscribe it", async () => {
+    await orThrow(host.backend.organizationsAdd({ organizations: [{ organizationId: "initech", organizationName: "Initech" }] }))
+    await orThrow(host.backend.organizationsDocumentsAdd({ organizationId: "initech", documents: [{ documentId: "memo", documentName: "Memo" }] }))
+    const { problems, tab } = await openPage()
+    await tab.evaluate(async () => {
+      const w = window as any
+      w.ann = w.makeClient("ann")
+      w.memo = w.ann.client.enter("initech", "memo")
+      w.room42 = w.ann.client.enter("acme", "spec-42")
+      w.seenMemo = w.watch(w.memo)
+      await Promise.all([w.memo.entered, w.room42.entered])
+    })
+    const disabled = await directClient(host.atrium).post("/v2/organizations/access/disablestate/update", { organizationIds: ["initech"], disabled: true }, host.backendHeaders)
+    expect(disabled.status).toBe(200)
+    await until(tab, "window.memo.state === 'revoked'")
+    const seen = await tab.evaluate(() => {
+      const w = window as any
+      return { reason: w.memo.revokedReason, notices: w.seenMemo.notices, state42: w.room42.state, socket: w.ann.client.realtime.state }
+    })
+    expect(seen).toEqual({ reason: "organization_disabled", notices: [{ type: "entered" }, { type: "revoked", reason: "organization_disabled" }], state42: "entered", socket: "open" })
+    // After a reconnect the revoked room is not subscribed again; the other is.
+    const { resume } = await host.interrupt()
+    await until(tab, "window.ann.client.realtime.state === 'reconnecting'")
+    await resume()
+    await until(tab, "window.ann.client.realtime.state === 'open' && window.ann.log.sent.some(([socket, frame]) => socket === window.ann.log.sockets.length - 1 && frame.type === 'subscribe')")
+    await sleep(300)
+    const resubscribed = await tab.evaluate(() => {
+      const log = (window as any).ann.log
+      return log.sent.filter(([socket]: [number]) => socket === log.sockets.length - 1).map(([, frame]: [number, any]) => [frame.type, frame.documentId])
+    })
+    expect(resubscribed).toEqual([["subscribe", "spec-42"]])
+    expect(problems).toEqual([])
+    await tab.evaluate(() => (window as any).room42.leave())
+    await tab.close()
+  }, 60_000)
+
   it("gives Atrium's refusals as values: a document the user may not read, presence data too large", async () => {
     const { problems, tab } = await openPage()
     const outcome = await tab.evaluate(async () => {
