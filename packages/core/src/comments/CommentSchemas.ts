@@ -180,8 +180,6 @@ export const GetAnnotationsInput = Schema.Struct({
   annotationIds: optional(FilterIds),
   /** The threads' creators. */
   userIds: optional(FilterIds),
-  /** Threads a comment of which mentions (taggedUserContacts) any of these users. */
-  mentionedUserIds: optional(FilterIds),
   resolvedBy: optional(Id),
   statusIds: optional(FilterIds),
   /** By lastUpdated; default desc. */
@@ -254,12 +252,8 @@ export const DeleteCommentsInput = Schema.Struct({
   commentIds: optional(List(CommentId, 1000))
 })
 
-/**
- * A comment as comments/add takes it: without triggerActivities, which the facts' comments/add does
- * not take; with triggerNotification, an extension (docs/decisions.md, "Notifications": replies
- * through the server API must be able to notify).
- */
-export const ReplyInput = CommentInput.omit("triggerActivities")
+/** A comment as comments/add takes it: without triggerNotification and triggerActivities, the facts' comments/add takes neither. */
+export const ReplyInput = CommentInput.omit("triggerNotification", "triggerActivities")
 
 export const AddCommentsInput = Schema.Struct({
   organizationId: Id,

@@ -278,8 +278,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
       )
 
     /** Emits the events of a change to `thread`, built (the thread re-read) only when someone listens. */
-    const emitAbout = (thread: AnnotationRow, build: (after: CommentAnnotation) => ReadonlyArray<NewEvent>, notifying = false) =>
-      events.emit(thread.apiKey, Effect.map(presentThread(thread), build), notifying)
+    const emitAbout = (thread: AnnotationRow, build: (after: CommentAnnotation) => ReadonlyArray<NewEvent>) =>
+      events.emit(thread.apiKey, Effect.map(presentThread(thread), build))
 
     /**
      * The activity record of a comment sent with `triggerActivities: true` (featureType `comment`,
@@ -335,8 +335,6 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
             yield* ensureContainers(apiKey, input, now)
             const added: Array<CommentAnnotation> = []
-            // Threads a comment of which asks for notifications (`triggerNotification`; the client API's always do).
-            const notifying = new Set<string>()
             for (const { entry, id } of entries) {
               const commentIds = yield* assignCommentIds(entry.commentData, new Set(entry.commentData.flatMap((c) => c.commentId ?? [])))
               const [first] = entry.commentData
@@ -379,9 +377,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }
               }
               added.push(annotation)
-              if (entry.commentData.some((comment) => comment.triggerNotification === true)) notifying.add(id)
             }
-            yield* events.emit(apiKey, added.map((annotation) => threadAdded(annotation, notifying.has(annotation.annotationId))), notifying.size > 0)
+            yield* events.emit(apiKey, added.map(threadAdded))
             return added
           }))
         }),
@@ -404,7 +401,6 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ...(input.annotationIds && { ids: [...new Set(input.annotationIds)].sort() }),
             ...(input.locationIds && { locationIds: [...new Set(input.locationIds)].sort() }),
             ...(input.userIds && { createdBy: [...new Set(input.userIds)].sort() }),
-            ...(input.mentionedUserIds && { mentioned: [...new Set(input.mentionedUserIds)].sort() }),
             ...(input.statusIds && { statusIds: [...new Set(input.statusIds)].sort() }),
             ...(input.resolvedBy !== undefined && { resolvedBy: input.resolvedBy }),
             ...(input.updatedAfter !== undefined && { updatedAfter: input.updatedAfter }),
@@ -496,9 +492,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
-            // Through the client API (a scope) every comment notifies; through the server API, those with triggerNotification.
-            const notifies = new Set(rows.filter((_, i) => scope !== undefined || input.commentData[i]?.triggerNotification === true).map((row) => row.id))
-            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows, (row) => notifies.has(row.id)), notifies.size > 0)
+            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows))
             return rows.map((row) => toComment(row))
           }))
         }),
@@ -552,10 +546,9 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                   if (from !== c.record.from) yield* repo.updateComment({ ...c, createdBy: from.userId, record: { ...c.record, from } })
                 }
               }
-              // Through the client API (a scope) the change notifies; through the server API it does not (docs/notifications.md).
-              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes, scope !== undefined, scope?.viewer)))
+              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes)))
             }
-            yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()), scope !== undefined)
+            yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()))
             return rows.map((row) => row.id)
           }))
         }),

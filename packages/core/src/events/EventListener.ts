@@ -12,12 +12,6 @@ export interface NewEvent {
    * message, so a disabled organization's messages are left out and held (docs/decisions.md, "Access").
    */
   readonly organizationId: string | null
-  /**
-   * The change asks for notifications (docs/notifications.md): a comment written through the
-   * client API, or through the server API with `triggerNotification: true`. Only the
-   * notifications' listener reads it; it is not part of what webhooks and realtime carry.
-   */
-  readonly notifies?: boolean
 }
 
 /** Events of one API key, as a change emitted them, with the time of the change. */
@@ -36,10 +30,9 @@ export interface EventListener {
   readonly name: string
   /**
    * Whether it follows this key's events now. Asked first: while no listener follows a key, its
-   * events are not even built. `notifying`: the change asks for notifications (NewEvent.notifies),
-   * which the notifications' listener follows whatever the key.
+   * events are not even built.
    */
-  readonly follows: (apiKey: string, notifying: boolean) => Effect.Effect<boolean>
+  readonly follows: (apiKey: string) => Effect.Effect<boolean>
   /**
    * Runs inside the change's transaction: what it writes commits with the change, or not at all.
    * A failure here is a defect of the change, which then rolls back.
