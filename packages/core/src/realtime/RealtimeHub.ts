@@ -294,13 +294,14 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           return
         }
         case "presence.leave": {
-          const doc = documents.get(keyOf(message))
+          const key = keyOf(message)
+          const doc = documents.get(key)
           if (doc === undefined) return
           // Removed while connected here (presence/delete, an expiry): no longer present, until the connection sets presence again.
           if (!presence.isOwnLeave(message.origin)) {
             for (const session of doc.sessions) {
-              const subscription = session.subscriptions.get(keyOf(message))
-              if (session.caller.userId === message.userId && subscription !== undefined) subscription.present = false
+              const subscription = session.caller.userId === message.userId ? session.subscriptions.get(key) : undefined
+              if (subscription !== undefined) subscription.present = false
             }
             presence.removed(doc.ref, message.userId)
           }
