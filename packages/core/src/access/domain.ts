@@ -8,11 +8,14 @@ import { Permissions } from "./Permissions.js"
 import { SqlAccessRepo } from "./SqlAccessRepo.js"
 import { TokenAccess } from "./TokenAccess.js"
 
+/** The access rule with the permission provider it asks: one instance, shared by the domains and the listeners that judge recipients. */
+export const DocumentAccessLayer = DocumentAccess.Default.pipe(Layer.provideMerge(PermissionProvider.layer))
+
 /** Who may read or write which document: the one rule, its facts from storage, and the permission provider. */
 export const accessDomain = defineDomain({
   name: "access",
   operations: [...accessOperations, ...clientAccessOperations],
-  shared: [DocumentAccess.Default.pipe(Layer.provideMerge(PermissionProvider.layer))],
+  shared: [DocumentAccessLayer],
   services: [Permissions.Default, TokenAccess.Default],
   repositories: [SqlAccessRepo]
 })

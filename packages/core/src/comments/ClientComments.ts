@@ -17,7 +17,7 @@ import type { DeleteAnnotationsInput, DeleteCommentsInput, GetAnnotationsInput }
 import { Comments } from "./Comments.js"
 import type { CommentScope } from "./CommentScope.js"
 import type { AnnotationRow, CommentRow } from "./CommentsRepo.js"
-import { organizationsToJudge, seesThread } from "./CommentVisibility.js"
+import { threadsSeenBy } from "./ThreadReaders.js"
 
 type Denied = ApiError<"PERMISSION_DENIED">
 
@@ -41,30 +41,9 @@ export class ClientComments extends Effect.Service<ClientComments>()("@atrium/co
     /** The token's user, as a comment or a reaction records who wrote it. */
     const actorOf = (caller: UserCaller) => ({ userId: caller.userId, name: caller.user.name, email: caller.user.email })
 
-    /**
-     * The threads the user may see, of those given: by their visibility, and in a document it may
-     * read (`readable`: those already checked). What the rule answers is kept for the call.
-     */
-    const seenBy = (caller: UserCaller, organizationId: string, readable: ReadonlyArray<string>) => {
-      const memberships = new Map<string, boolean>()
-      const documents = new Map(readable.map((documentId) => [documentId, true]))
-      return (rows: ReadonlyArray<AnnotationRow>): Effect.Effect<ReadonlyArray<AnnotationRow>> =>
-        Effect.gen(function*() {
-          for (const organization of organizationsToJudge(rows, caller.userId)) {
-            if (memberships.has(organization)) continue
-            // A user of the organization, as the rule says (its grant or its user groups).
-            const decision = yield* access.checkOrganization({ apiKey: caller.apiKey, userId: caller.userId, organizationId: organization, tokenResources: caller.tokenResources })
-            memberships.set(organization, decision.accessRole !== null)
-          }
-          for (const documentId of new Set(rows.map((row) => row.documentId))) {
-            if (documents.has(documentId)) continue
-            documents.set(documentId, (yield* access.check(questionOf(caller, organizationId, documentId))).accessRole !== null)
-          }
-          return rows.filter((row) =>
-            documents.get(row.documentId) === true && seesThread(row, caller.userId, (organization) => memberships.get(organization) === true)
-          )
-        })
-    }
+    /** The threads the user may see, of those given (ThreadReaders.ts; `readable`: documents already checked). */
+    const seenBy = (caller: UserCaller, organizationId: string, readable: ReadonlyArray<string>) =>
+      threadsSeenBy(access, caller, organizationId, readable)
 
     /** A scope acting as the user on the threads `threads` keeps and the comments `comments` keeps (all, by default). */
     const scope = <E = never>(
@@ -131,7 +110,11 @@ export class ClientComments extends Effect.Service<ClientComments>()("@atrium/co
           const from = actorOf(caller)
           return comments.addAnnotations(caller.apiKey, {
             ...input,
-            commentAnnotations: Arr.map(input.commentAnnotations, (thread) => ({ ...thread, commentData: Arr.map(thread.commentData, (comment) => ({ ...comment, from })) }))
+            // A user's comments always notify (docs/notifications.md).
+            commentAnnotations: Arr.map(input.commentAnnotations, (thread) => ({
+              ...thread,
+              commentData: Arr.map(thread.commentData, (comment) => ({ ...comment, from, triggerNotification: true }))
+            }))
           })
         }),
 

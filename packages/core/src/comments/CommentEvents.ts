@@ -26,15 +26,18 @@ const commentEvent = (type: string, annotation: CommentAnnotation, targetComment
   }
 })
 
+/** The event, marked as asking for notifications when `notifies` (NewEvent.notifies). */
+const notifying = (event: NewEvent, notifies: boolean): NewEvent => notifies ? { ...event, notifies } : event
+
 /** commentannotations/add: one `comment_annotation.add` per thread, its first comment the target. */
-export const threadAdded = (annotation: CommentAnnotation): NewEvent => {
+export const threadAdded = (annotation: CommentAnnotation, notifies = false): NewEvent => {
   const [first] = annotation.comments
-  return commentEvent("comment_annotation.add", annotation, first, first?.from)
+  return notifying(commentEvent("comment_annotation.add", annotation, first, first?.from), notifies)
 }
 
 /** comments/add: one `comment.add` per comment added, with the thread as it is after all of them. */
-export const commentsAdded = (after: CommentAnnotation, added: ReadonlyArray<CommentRow>): Array<NewEvent> =>
-  added.map((row) => commentEvent("comment.add", after, toComment(row), row.record.from))
+export const commentsAdded = (after: CommentAnnotation, added: ReadonlyArray<CommentRow>, notifies: (row: CommentRow) => boolean = () => false): Array<NewEvent> =>
+  added.map((row) => notifying(commentEvent("comment.add", after, toComment(row), row.record.from), notifies(row)))
 
 /** comments/update: one `comment.update` per comment changed, each as the thread now shows it. */
 export const commentsUpdated = (after: CommentAnnotation, updated: ReadonlyArray<CommentRow>): Array<NewEvent> =>
@@ -59,16 +62,16 @@ export const reactionChanged = (
  * `priority_change` (with `newPriority`), each only when the value changed; `actionUser` is the
  * thread's `statusUpdatedByUserId` when it has one.
  */
-export const threadUpdated = (after: CommentAnnotation, before: AnnotationRecord, changes: typeof AnnotationChanges.Type): Array<NewEvent> => {
+export const threadUpdated = (after: CommentAnnotation, before: AnnotationRecord, changes: typeof AnnotationChanges.Type, notifies = false): Array<NewEvent> => {
   const actionUser = after.statusUpdatedByUserId !== undefined ? { userId: after.statusUpdatedByUserId } : undefined
   const out: Array<NewEvent> = []
   const { assignedTo, priority, status } = changes
   if (status !== undefined && status.id !== before.status.id) {
     const event = commentEvent("comment_annotation.status_change", after, undefined, actionUser)
-    out.push({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } })
+    out.push(notifying({ ...event, data: { ...event.data, oldStatus: before.status, newStatus: status } }, notifies))
   }
   if (assignedTo !== undefined && assignedTo.userId !== before.assignedTo?.userId) {
-    out.push(commentEvent("comment_annotation.assign", after, undefined, actionUser))
+    out.push(notifying(commentEvent("comment_annotation.assign", after, undefined, actionUser), notifies))
   }
   if (priority !== undefined && priority.id !== before.priority?.id) {
     const event = commentEvent("comment_annotation.priority_change", after, undefined, actionUser)

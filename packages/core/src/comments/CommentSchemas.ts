@@ -252,8 +252,12 @@ export const DeleteCommentsInput = Schema.Struct({
   commentIds: optional(List(CommentId, 1000))
 })
 
-/** A comment as comments/add takes it: without triggerNotification and triggerActivities, the facts' comments/add takes neither. */
-export const ReplyInput = CommentInput.omit("triggerNotification", "triggerActivities")
+/**
+ * A comment as comments/add takes it: without triggerActivities, which the facts' comments/add does
+ * not take; with triggerNotification, an extension (docs/decisions.md, "Notifications": replies
+ * through the server API must be able to notify).
+ */
+export const ReplyInput = CommentInput.omit("triggerActivities")
 
 export const AddCommentsInput = Schema.Struct({
   organizationId: Id,

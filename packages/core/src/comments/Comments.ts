@@ -335,6 +335,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             if (refusals.length > 0) return yield* refuseBatch("comment annotations", entries.map((e) => e.key), refusals)
             yield* ensureContainers(apiKey, input, now)
             const added: Array<CommentAnnotation> = []
+            // Threads a comment of which asks for notifications (`triggerNotification`; the client API's always do).
+            const notifying = new Set<string>()
             for (const { entry, id } of entries) {
               const commentIds = yield* assignCommentIds(entry.commentData, new Set(entry.commentData.flatMap((c) => c.commentId ?? [])))
               const [first] = entry.commentData
@@ -377,8 +379,9 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }
               }
               added.push(annotation)
+              if (entry.commentData.some((comment) => comment.triggerNotification === true)) notifying.add(id)
             }
-            yield* events.emit(apiKey, added.map(threadAdded))
+            yield* events.emit(apiKey, added.map((annotation) => threadAdded(annotation, notifying.has(annotation.annotationId))))
             return added
           }))
         }),
@@ -492,7 +495,9 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* repo.insertComments(rows)
             const lastUpdated = Math.max(annotation.lastUpdated, ...rows.map((r) => r.lastUpdated))
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
-            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows))
+            // Through the client API (a scope) every comment notifies; through the server API, those with triggerNotification.
+            const notifies = new Set(rows.filter((_, i) => scope !== undefined || input.commentData[i]?.triggerNotification === true).map((row) => row.id))
+            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows, (row) => notifies.has(row.id)))
             return rows.map((row) => toComment(row))
           }))
         }),
@@ -546,7 +551,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                   if (from !== c.record.from) yield* repo.updateComment({ ...c, createdBy: from.userId, record: { ...c.record, from } })
                 }
               }
-              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes)))
+              // Through the client API (a scope) the change notifies; through the server API it does not (docs/notifications.md).
+              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes, scope !== undefined)))
             }
             yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()))
             return rows.map((row) => row.id)

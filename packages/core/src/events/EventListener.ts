@@ -12,6 +12,12 @@ export interface NewEvent {
    * message, so a disabled organization's messages are left out and held (docs/decisions.md, "Access").
    */
   readonly organizationId: string | null
+  /**
+   * The change asks for notifications (docs/notifications.md): a comment written through the
+   * client API, or through the server API with `triggerNotification: true`. Only the
+   * notifications' listener reads it; it is not part of what webhooks and realtime carry.
+   */
+  readonly notifies?: boolean
 }
 
 /** Events of one API key, as a change emitted them, with the time of the change. */

@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { BatchResult, SuccessResult } from "../protocol/Envelope.js"
-import { capTogether, Id, NonEmptyIds, optional } from "../schema/Common.js"
+import { ACTOR_REFUSED, capTogether, Id, NonEmptyIds, optional, refusing } from "../schema/Common.js"
 
 /**
  * Preferences one set call writes: every user × every document, or every user at organization
@@ -12,26 +12,34 @@ export const MAX_PREFERENCES_PER_CALL = 1000
 export const Channel = Schema.Literal("ALL", "MINE", "NONE")
 export type Channel = typeof Channel.Type
 
-export const GetNotificationConfigInput = Schema.Struct({
+const getConfigFields = {
   organizationId: Id,
-  userId: Id,
   documentIds: optional(NonEmptyIds(30)),
   /** true: the user's organization-level config. */
   getOrganizationConfig: optional(Schema.Boolean)
-}).pipe(Schema.filter((input) =>
+}
+
+/** Either level is asked for: the organization's (getOrganizationConfig) or documents'. */
+const levelAsked = (input: { readonly getOrganizationConfig?: boolean; readonly documentIds?: ReadonlyArray<string> }) =>
   input.getOrganizationConfig === true || input.documentIds !== undefined ||
   { path: ["documentIds"], message: "is required unless getOrganizationConfig is true" }
-))
+
+export const GetNotificationConfigInput = Schema.Struct({ ...getConfigFields, userId: Id }).pipe(Schema.filter(levelAsked))
+
+/** The client API's config/get: the same, for the token's user. */
+export const ClientGetNotificationConfigInput = refusing(getConfigFields, { userId: ACTOR_REFUSED }).pipe(Schema.filter(levelAsked))
+
+const ChannelsInput = Schema.Struct({ inbox: optional(Channel), email: optional(Channel), slack: optional(Channel) }).pipe(
+  Schema.filter((config) =>
+    config.inbox !== undefined || config.email !== undefined || config.slack !== undefined ||
+    "must set at least one of inbox, email, slack"
+  )
+)
 
 export const SetNotificationConfigInput = Schema.Struct({
   organizationId: Id,
   userIds: NonEmptyIds(MAX_PREFERENCES_PER_CALL),
-  config: Schema.Struct({ inbox: optional(Channel), email: optional(Channel), slack: optional(Channel) }).pipe(
-    Schema.filter((config) =>
-      config.inbox !== undefined || config.email !== undefined || config.slack !== undefined ||
-      "must set at least one of inbox, email, slack"
-    )
-  ),
+  config: ChannelsInput,
   /** Omitted: the organization level, the users' default for every document. */
   documentIds: optional(NonEmptyIds(MAX_PREFERENCES_PER_CALL))
 }).pipe(
@@ -42,6 +50,13 @@ export const SetNotificationConfigInput = Schema.Struct({
     product: (input) => [input.userIds.length, input.documentIds?.length ?? 1]
   })
 )
+
+/** The client API's config/set: the same, for the token's user. */
+export const ClientSetNotificationConfigInput = refusing({
+  organizationId: Id,
+  config: ChannelsInput,
+  documentIds: optional(NonEmptyIds(MAX_PREFERENCES_PER_CALL))
+}, { userIds: ACTOR_REFUSED })
 
 export const NotificationConfigEntry = Schema.Struct({
   config: Schema.Struct({ inbox: Channel, email: Channel, slack: optional(Channel) }),

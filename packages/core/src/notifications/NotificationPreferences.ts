@@ -14,6 +14,13 @@ import { type NotificationPreferenceRow, NotificationPreferencesRepo } from "./N
 /** The SDK's defaults when nothing is set (docs/compatibility.md, "Notifications"). */
 const DEFAULTS = { inbox: "ALL", email: "MINE" } as const
 
+/** Every channel of a user in a document, resolved: what acts (slack, unset, is NONE: the host's channel is off until asked for). */
+export interface ActingChannels {
+  readonly inbox: Channel
+  readonly email: Channel
+  readonly slack: Channel
+}
+
 /**
  * Each channel resolves on its own: the first level that sets it (the document,
  * then the user's organization default), else the default; slack has no default
@@ -34,6 +41,21 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
     const { withTransaction } = yield* Transactions
 
     return {
+      /**
+       * The user's channels in each of these documents, resolved as get answers them (document,
+       * then organization, then default): what the inbox and the other channels act on.
+       */
+      channelsFor: (apiKey: string, organizationId: string, userId: string, documentIds: ReadonlyArray<string>) =>
+        Effect.map(repo.list(apiKey, organizationId, userId, documentIds), (rows) => {
+          const organizationRow = rows.find((row) => row.documentId === null)
+          const byDocument = new Map<string, ActingChannels>()
+          for (const documentId of documentIds) {
+            const resolved = resolve([rows.find((row) => row.documentId === documentId), organizationRow])
+            byDocument.set(documentId, { ...resolved, slack: resolved.slack ?? "NONE" })
+          }
+          return byDocument
+        }),
+
       /** Spec notifications/config/get: the organization entry first (when asked), then one entry per document, in request order. */
       get: (apiKey: string, input: typeof GetNotificationConfigInput.Type) =>
         Effect.gen(function*() {

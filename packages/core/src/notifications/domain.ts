@@ -1,17 +1,32 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DocumentAccessLayer } from "../access/domain.js"
 import { defineDomain } from "../Domain.js"
+import { clientNotificationOperations } from "./clientOperations.js"
+import { CommentNotifications } from "./CommentNotifications.js"
 import { NotificationPreferences } from "./NotificationPreferences.js"
+import { Notifications } from "./Notifications.js"
 import { notificationOperations } from "./operations.js"
 import { SqlNotificationPreferencesRepo } from "./SqlNotificationPreferencesRepo.js"
+import { SqlNotificationsRepo } from "./SqlNotificationsRepo.js"
 
-/** Per-user notification settings. */
+/** Notifications (docs/notifications.md): those comment changes make and hosts add, each user's inbox, and per-user settings. */
 export const notificationsDomain = defineDomain({
   name: "notifications",
-  operations: notificationOperations,
-  services: [NotificationPreferences.Default],
-  repositories: [SqlNotificationPreferencesRepo],
+  operations: [...notificationOperations, ...clientNotificationOperations],
+  // The same Layers as the access domain's and this list's (Layers are shared by reference): one instance of each.
+  services: [NotificationPreferences.Default, Notifications.Default.pipe(Layer.provide(NotificationPreferences.Default))],
+  repositories: [SqlNotificationPreferencesRepo, SqlNotificationsRepo],
   dataTables: [
     // Per-user settings; the organization-level default has document_id ''.
-    { name: "notification_preferences", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id", documentInKey: true }
+    { name: "notification_preferences", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id", documentInKey: true },
+    // Notifications of a document move with it; a user's state in them is theirs.
+    { name: "notifications", apiKey: "api_key", organization: "organization_id", document: "document_id" },
+    { name: "notification_recipients", apiKey: "api_key", organization: "organization_id", user: "user_id" }
   ],
-  tags: [{ name: "notifications", description: "Per-user notification settings." }]
+  events: {
+    services: CommentNotifications.Default.pipe(Layer.provide(DocumentAccessLayer)),
+    listeners: Effect.map(CommentNotifications, (notifications) => [notifications.listener])
+  },
+  tags: [{ name: "notifications", description: "Notifications, each user's inbox of them, and per-user notification settings." }]
 })

@@ -1,3 +1,5 @@
+import * as Effect from "effect/Effect"
+import type { SettingsRepo } from "./SettingsRepo.js"
 import type { NotificationServiceSettings, UpdateNotificationServiceInput } from "./WorkspaceSettingsSchemas.js"
 
 export type NotificationService = typeof NotificationServiceSettings.Type
@@ -14,6 +16,13 @@ export const DEFAULT_NOTIFICATION_SERVICE: NotificationService = {
     }
   }
 }
+
+/** The settings document's name (SettingsRepo). */
+export const NOTIFICATION_SERVICE = "notificationService"
+
+/** The key's notification-service settings as stored, or the defaults. */
+export const storedNotificationService = (settings: SettingsRepo["Type"], apiKey: string): Effect.Effect<NotificationService> =>
+  Effect.map(settings.get(apiKey, NOTIFICATION_SERVICE), (stored) => (stored as NotificationService | undefined) ?? DEFAULT_NOTIFICATION_SERVICE)
 
 /**
  * Turned on by the first enable (docs/compatibility.md, "Workspace settings": "the default comment triggers and all huddle

@@ -14,7 +14,7 @@ import { normalizeDomains } from "./Domains.js"
 import { DomainsRepo } from "./DomainsRepo.js"
 import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
 import { LoginLinksRepo } from "./LoginLinksRepo.js"
-import { DEFAULT_NOTIFICATION_SERVICE, mergeNotificationService, type NotificationService } from "./NotificationServiceConfig.js"
+import { mergeNotificationService, NOTIFICATION_SERVICE, storedNotificationService } from "./NotificationServiceConfig.js"
 import { masked, mergePermissionProvider, PERMISSION_PROVIDER_SETTING, storedPermissionProvider } from "./PermissionProviderConfig.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { DISPOSABLE_EMAIL } from "./Workspaces.js"
@@ -29,7 +29,6 @@ import { WorkspaceRepo } from "./WorkspaceRepo.js"
 
 export const DOMAINS_ADDED = "Domain(s) added successfully to allowed domains."
 export const DOMAINS_REMOVED = "Domain(s) removed successfully from allowed domains."
-const NOTIFICATION_SERVICE = "notificationService"
 
 /** A login link works for 15 minutes. */
 export const LOGIN_LINK_TTL_MILLIS = 15 * 60 * 1000
@@ -63,8 +62,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
 
     const permissionProvider = (apiKey: string) => storedPermissionProvider(settings, apiKey)
 
-    const notificationService = (apiKey: string) =>
-      Effect.map(settings.get(apiKey, NOTIFICATION_SERVICE), (stored) => (stored as NotificationService | undefined) ?? DEFAULT_NOTIFICATION_SERVICE)
+    const notificationService = (apiKey: string) => storedNotificationService(settings, apiKey)
 
     return {
       /**

@@ -1,0 +1,108 @@
+import * as Effect from "effect/Effect"
+import { DocumentAccess } from "../access/DocumentAccess.js"
+import type { CommentAnnotation } from "../comments/CommentSchemas.js"
+import { CommentsRepo } from "../comments/CommentsRepo.js"
+import { threadsSeenBy } from "../comments/ThreadReaders.js"
+import type { EventListener, NewEvent } from "../events/EventListener.js"
+import { Ids } from "../ports/Ids.js"
+import { storedNotificationService } from "../workspace/NotificationServiceConfig.js"
+import { SettingsRepo } from "../workspace/SettingsRepo.js"
+import type { NotificationRecord } from "./NotificationsRepo.js"
+import { NotificationsRepo } from "./NotificationsRepo.js"
+
+/**
+ * The comment changes that notify, each with the notification-service trigger that turns it off
+ * (`triggers.comment.<name>: false`, docs/decisions.md "Notifications") and its headline.
+ */
+const NOTIFYING: Readonly<Record<string, { readonly trigger: string; readonly headline: string }>> = {
+  "comment_annotation.add": { trigger: "add", headline: "{actionUser} started a comment thread" },
+  "comment.add": { trigger: "reply", headline: "{actionUser} replied to a comment thread" },
+  "comment_annotation.assign": { trigger: "assign", headline: "{actionUser} assigned a comment thread" },
+  "comment_annotation.status_change": { trigger: "statusChange", headline: "{actionUser} changed the status of a comment thread" }
+}
+
+/**
+ * Who is involved in a thread (docs/notifications.md): its comments' authors, the users its
+ * comments mention, and its assignee; `mentions` false leaves out those only mentioned (the
+ * `mention` trigger off). The thread has no subscriptions yet: no operation makes them.
+ */
+export const involvedIn = (thread: CommentAnnotation, mentions: boolean): ReadonlyArray<string> => {
+  const users = new Set<string>()
+  for (const comment of thread.comments) {
+    users.add(comment.from.userId)
+    if (mentions) for (const tagged of comment.taggedUserContacts) users.add(tagged.userId)
+  }
+  if (thread.assignedTo !== undefined) users.add(thread.assignedTo.userId)
+  return [...users]
+}
+
+/**
+ * The notifications' listener of domain events: for each comment change that asks for
+ * notifications (NewEvent.notifies), in the change's transaction, one notification addressed to
+ * the users involved in the thread, less the actor, less those who may not read the document or
+ * see the thread (the access rule and the thread's visibility, as the client API judges them).
+ */
+export class CommentNotifications extends Effect.Service<CommentNotifications>()("@atrium/core/CommentNotifications", {
+  effect: Effect.gen(function*() {
+    const repo = yield* NotificationsRepo
+    const comments = yield* CommentsRepo
+    const access = yield* DocumentAccess
+    const settings = yield* SettingsRepo
+    const ids = yield* Ids
+
+    const notify = (apiKey: string, at: number, event: NewEvent, triggers: Readonly<Record<string, unknown>>) =>
+      Effect.gen(function*() {
+        const kind = NOTIFYING[event.type]
+        if (kind === undefined || triggers[kind.trigger] === false) return
+        const thread = event.data.commentAnnotation as CommentAnnotation
+        const { documentId, organizationId } = thread.metadata
+        const row = yield* comments.findAnnotation(apiKey, organizationId, thread.annotationId)
+        if (row === undefined) return
+        const actionUser = event.data.actionUser as { readonly userId: string } | undefined
+        const candidates = involvedIn(thread, triggers.mention !== false).filter((userId) => userId !== actionUser?.userId)
+        const recipients = yield* Effect.filter(candidates, (userId) =>
+          Effect.map(threadsSeenBy(access, { apiKey, userId }, organizationId)([row]), (seen) => seen.length > 0))
+        const target = event.data.targetComment as { readonly commentId?: number; readonly commentText?: string } | undefined
+        const record: NotificationRecord = {
+          notificationSource: "comment",
+          actionType: event.type,
+          ...(actionUser !== undefined && { actionUser }),
+          displayHeadlineMessageTemplate: kind.headline,
+          displayHeadlineMessageTemplateData: { ...(actionUser !== undefined && { actionUser }) },
+          displayBodyMessage: target?.commentText ?? "",
+          notificationSourceData: {
+            annotationId: thread.annotationId,
+            ...(target?.commentId !== undefined && { commentId: target.commentId }),
+            ...(event.data.newStatus !== undefined && { newStatus: event.data.newStatus }),
+            ...(event.type === "comment_annotation.assign" && thread.assignedTo !== undefined && { assignedTo: thread.assignedTo })
+          },
+          recipients,
+          thread: { createdBy: row.createdBy, visibilityConfig: row.record.visibilityConfig }
+        }
+        yield* repo.insert({
+          apiKey,
+          organizationId,
+          id: yield* ids.make(undefined, 20),
+          documentId,
+          locationId: row.locationId,
+          annotationId: thread.annotationId,
+          toAll: false,
+          createdAt: at,
+          record
+        }, recipients)
+      })
+
+    const listener: EventListener = {
+      name: "notifications",
+      // Every key: comment changes notify whatever else is on (docs/notifications.md).
+      follows: () => Effect.succeed(true),
+      inTransaction: ({ apiKey, at, events }) => {
+        const asking = events.filter((event) => event.notifies === true && NOTIFYING[event.type] !== undefined)
+        if (asking.length === 0) return Effect.void
+        return Effect.flatMap(storedNotificationService(settings, apiKey), (service) =>
+          Effect.forEach(asking, (event) => notify(apiKey, at, event, service.notificationServiceConfig.triggers.comment), { discard: true }))
+      }
+    }
+    return { listener }
+  })
+}) {}
