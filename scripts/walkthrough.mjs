@@ -137,6 +137,22 @@ export const walkthrough = [
       updatedData: { status: { id: "resolved", name: "Resolved", type: "terminal" }, resolvedByUserId: ann.userId }
     })
   },
+  // A notification of the host's own, to Ann and Bo: Bo's inbox, and Bo reads it.
+  {
+    path: "/v2/notifications/add",
+    data: () => ({
+      organizationId: org,
+      documentId: doc,
+      notificationId: "release-1",
+      actionUser: ann,
+      displayHeadlineMessageTemplate: "{actionUser} published the release notes",
+      displayBodyMessage: "Spec 42 is ready for review.",
+      notifyUsers: [ann, bo],
+      notifyAll: false
+    })
+  },
+  { path: "/v2/notifications/get", data: () => ({ organizationId: org, userId: bo.userId, pageSize: 20 }) },
+  { path: "/v2/notifications/update", data: () => ({ organizationId: org, notifications: [{ id: "release-1", readByUserIds: [bo.userId], persistReadForUsers: true }] }) },
   { path: "/v2/workspace/advancedwebhook/messages/create", data: () => ({ eventType: "invoice.paid", payload: { invoiceId: "inv-7", amount: 1200 }, eventId: "evt-inv-7" }), keep: (result, ctx) => (ctx.messageId = result.data.messageId) },
   { path: "/v2/workspace/advancedwebhook/messages/get", data: () => ({ eventType: "invoice.paid", limit: 10 }) },
   { path: "/v2/workspace/advancedwebhook/attempts/get", settle: true, data: (ctx) => ({ messageId: ctx.messageId, limit: 10 }) },
@@ -193,6 +209,12 @@ export const walkthrough = [
   { path: "/v2/client/commentannotations/get", data: () => ({ organizationId: org, documentId: doc, pageSize: 50 }) },
   { path: "/v2/client/commentannotations/count/get", data: () => ({ organizationId: org, documentIds: [doc] }) },
   { path: "/v2/client/commentannotations/read", data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-2"] }) },
+  // Ann's inbox: the release notification, then read; her own preferences.
+  { path: "/v2/client/notifications/get", data: () => ({ organizationId: org, pageSize: 20 }) },
+  { path: "/v2/client/notifications/update", data: () => ({ organizationId: org, notificationIds: ["release-1"] }) },
+  { path: "/v2/client/notifications/config/set", data: () => ({ organizationId: org, documentIds: [doc], config: { email: "ALL" } }) },
+  { path: "/v2/client/notifications/config/get", data: () => ({ organizationId: org, documentIds: [doc] }) },
+  { path: "/v2/notifications/delete", data: () => ({ organizationId: org, notificationIds: ["release-1"] }) },
   {
     path: "/v2/client/commentannotations/update",
     data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-2"], updatedData: { status: { id: "in-progress", name: "In progress", type: "ongoing" } } })

@@ -13,6 +13,44 @@ export type CommentUser = {
   readonly [key: string]: unknown
 }
 
+export type Notification = {
+  readonly id: string
+  readonly notificationSource: string
+  readonly actionType?: string
+  readonly targetAnnotationId?: string
+  readonly metadata: {
+    readonly apiKey: string
+    readonly organizationId: string
+    readonly documentId: string
+    readonly locationId?: string
+  } & {
+    readonly [key: string]: unknown
+  }
+  readonly notifyUsersByUserId: {
+    readonly [key: string]: boolean
+  }
+  readonly notifyAll: boolean
+  readonly timestamp: number
+  readonly readAt?: number | null
+  readonly forYou?: boolean
+} & {
+  readonly [key: string]: unknown
+}
+
+export interface NotificationConfigEntry {
+  readonly config: {
+    readonly inbox: "ALL" | "MINE" | "NONE"
+    readonly email: "ALL" | "MINE" | "NONE"
+    readonly slack?: "ALL" | "MINE" | "NONE"
+  }
+  readonly metadata: {
+    readonly organizationId: string
+    readonly apiKey: string
+    readonly documentId: string | null
+    readonly userId: string
+  }
+}
+
 export interface CommentStatus {
   readonly id: Id
   readonly name: string
@@ -169,6 +207,85 @@ export interface PresenceGetResult {
   }>
 }
 
+export interface NotificationsGetInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly locationId?: Id | undefined
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+  readonly pageSize?: number | undefined
+  readonly pageToken?: string | undefined
+  readonly order?: "asc" | "desc" | undefined
+  readonly view?: "forYou" | "all" | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface NotificationsGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<Notification>
+  readonly pageToken?: string
+  readonly unreadCount: number
+}
+
+export interface NotificationsUpdateInput {
+  readonly organizationId: Id
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+  readonly all?: true | undefined
+}
+
+export interface NotificationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly message: string
+    }
+  }
+  readonly unreadCount: number
+}
+
+export interface NotificationsConfigGetInput {
+  readonly organizationId: Id
+  readonly documentIds?: ReadonlyArray<Id> | undefined
+  readonly getOrganizationConfig?: boolean | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface NotificationsConfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<NotificationConfigEntry>
+}
+
+export interface NotificationsConfigSetInput {
+  readonly organizationId: Id
+  readonly config: {
+    readonly inbox?: "ALL" | "MINE" | "NONE" | undefined
+    readonly email?: "ALL" | "MINE" | "NONE" | undefined
+    readonly slack?: "ALL" | "MINE" | "NONE" | undefined
+  }
+  readonly documentIds?: ReadonlyArray<Id> | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userIds?: never | undefined
+}
+
+export interface NotificationsConfigSetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly userId: string
+      readonly documentId: string | null
+      readonly documentIds?: ReadonlyArray<string>
+      readonly message: string
+    }
+  }
+}
+
 export interface CommentannotationsGetInput {
   readonly organizationId: Id
   readonly documentId?: Id | undefined
@@ -177,6 +294,7 @@ export interface CommentannotationsGetInput {
   readonly locationIds?: ReadonlyArray<Id> | undefined
   readonly annotationIds?: ReadonlyArray<Id> | undefined
   readonly userIds?: ReadonlyArray<Id> | undefined
+  readonly mentionedUserIds?: ReadonlyArray<Id> | undefined
   readonly resolvedBy?: Id | undefined
   readonly statusIds?: ReadonlyArray<Id> | undefined
   readonly order?: "asc" | "desc" | undefined
@@ -409,6 +527,7 @@ export interface CommentannotationsCommentsAddInput {
     } | undefined
     readonly isCommentResolverUsed?: boolean | undefined
     readonly isCommentTextAvailable?: boolean | undefined
+    readonly triggerNotification?: boolean | undefined
     readonly createdAt?: number | undefined
     readonly lastUpdated?: number | undefined
     readonly taggedUserContacts?: ReadonlyArray<{
@@ -617,6 +736,14 @@ export type ErrorStatus = "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "OUT_OF_R
 export interface Operations {
   /** The users present on a document now (the acting user must be able to read it). `POST /v2/client/presence/get`, a user's token (Authorization: Bearer). */
   readonly presenceGet: { readonly input: PresenceGetInput; readonly result: PresenceGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user's notifications (forYou, the default, or all), each with readAt, and their unread count beside data. `POST /v2/client/notifications/get`, a user's token (Authorization: Bearer). */
+  readonly notificationsGet: { readonly input: NotificationsGetInput; readonly result: NotificationsGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Mark notifications read for the acting user (notificationIds, answered per id), or all of their unread ones (all: true). `POST /v2/client/notifications/update`, a user's token (Authorization: Bearer). */
+  readonly notificationsUpdate: { readonly input: NotificationsUpdateInput; readonly result: NotificationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user's notification preferences for documents, or their organization-level default. `POST /v2/client/notifications/config/get`, a user's token (Authorization: Bearer). */
+  readonly notificationsConfigGet: { readonly input: NotificationsConfigGetInput; readonly result: NotificationsConfigGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Set the acting user's notification preferences (inbox, email, slack) for documents, or as their organization-level default. `POST /v2/client/notifications/config/set`, a user's token (Authorization: Bearer). */
+  readonly notificationsConfigSet: { readonly input: NotificationsConfigSetInput; readonly result: NotificationsConfigSetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** The comment threads the acting user may see (documents it may read, visibility that shows it), as commentannotations/get filters and pages them. `POST /v2/client/commentannotations/get`, a user's token (Authorization: Bearer). */
   readonly commentannotationsGet: { readonly input: CommentannotationsGetInput; readonly result: CommentannotationsGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Count each document's comment threads the acting user may see, and those it has not read since they last changed. `POST /v2/client/commentannotations/count/get`, a user's token (Authorization: Bearer). */
@@ -648,6 +775,10 @@ export interface Operations {
 /** Where each operation is (every one takes the user's token). */
 export const operationTable = {
   presenceGet: { path: "/v2/client/presence/get" },
+  notificationsGet: { path: "/v2/client/notifications/get" },
+  notificationsUpdate: { path: "/v2/client/notifications/update" },
+  notificationsConfigGet: { path: "/v2/client/notifications/config/get" },
+  notificationsConfigSet: { path: "/v2/client/notifications/config/set" },
   commentannotationsGet: { path: "/v2/client/commentannotations/get" },
   commentannotationsCountGet: { path: "/v2/client/commentannotations/count/get" },
   commentannotationsAdd: { path: "/v2/client/commentannotations/add" },

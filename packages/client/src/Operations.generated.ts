@@ -88,6 +88,38 @@ export interface User {
   readonly userId: string
 }
 
+export type CommentUser = {
+  readonly userId: Id
+  readonly name?: string
+  readonly email?: Email
+} & {
+  readonly [key: string]: unknown
+}
+
+export type Notification = {
+  readonly id: string
+  readonly notificationSource: string
+  readonly actionType?: string
+  readonly targetAnnotationId?: string
+  readonly metadata: {
+    readonly apiKey: string
+    readonly organizationId: string
+    readonly documentId: string
+    readonly locationId?: string
+  } & {
+    readonly [key: string]: unknown
+  }
+  readonly notifyUsersByUserId: {
+    readonly [key: string]: boolean
+  }
+  readonly notifyAll: boolean
+  readonly timestamp: number
+  readonly readAt?: number | null
+  readonly forYou?: boolean
+} & {
+  readonly [key: string]: unknown
+}
+
 export interface NotificationConfigEntry {
   readonly config: {
     readonly inbox: "ALL" | "MINE" | "NONE"
@@ -147,14 +179,6 @@ export interface Activity {
   }
   readonly actionIcon?: string
   readonly isActivityResolverUsed?: boolean
-}
-
-export type CommentUser = {
-  readonly userId: Id
-  readonly name?: string
-  readonly email?: Email
-} & {
-  readonly [key: string]: unknown
 }
 
 export interface CommentStatus {
@@ -1063,11 +1087,135 @@ export interface ClientPresenceGetResult {
   }>
 }
 
+export interface NotificationsAddInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly actionUser: CommentUser
+  readonly displayHeadlineMessageTemplate?: string | undefined
+  readonly displayHeadlineMessageTemplateData?: {
+    readonly [key: string]: unknown
+  } | undefined
+  readonly displayBodyMessage?: string | undefined
+  readonly displayBodyMessageTemplate?: string | undefined
+  readonly displayBodyMessageTemplateData?: {
+    readonly [key: string]: unknown
+  } | undefined
+  readonly notificationSourceData?: unknown | undefined
+  readonly location?: {
+    readonly [key: string]: unknown
+  } | undefined
+  readonly metadata?: {
+    readonly [key: string]: unknown
+  } | undefined
+  readonly context?: {
+    readonly [key: string]: unknown
+  } | undefined
+  readonly verifyUserPermissions?: boolean | undefined
+  readonly notificationId?: Id | undefined
+  readonly isNotificationResolverUsed?: boolean | undefined
+  readonly notifyUsers: ReadonlyArray<CommentUser>
+  readonly notifyAll?: boolean | undefined
+  readonly notificationSource?: string | undefined
+}
+
+export interface NotificationsAddResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly success: boolean
+    readonly message: string
+    readonly notificationId: string
+    readonly added: boolean
+  }
+}
+
+export interface NotificationsGetInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly locationId?: Id | undefined
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+  readonly pageSize?: number | undefined
+  readonly pageToken?: string | undefined
+  readonly order?: "asc" | "desc" | undefined
+  readonly view?: "forYou" | "all" | undefined
+  readonly userId?: Id | undefined
+}
+
+export interface NotificationsGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<Notification>
+  readonly pageToken?: string
+}
+
+export interface NotificationsUpdateInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly locationId?: Id | undefined
+  readonly userId?: Id | undefined
+  readonly verifyUserPermissions?: boolean | undefined
+  readonly notifications: ReadonlyArray<{
+    readonly id: Id
+    readonly actionUser?: CommentUser | undefined
+    readonly displayHeadlineMessageTemplate?: string | undefined
+    readonly displayHeadlineMessageTemplateData?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly displayBodyMessage?: string | undefined
+    readonly displayBodyMessageTemplate?: string | undefined
+    readonly displayBodyMessageTemplateData?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly notificationSourceData?: unknown | undefined
+    readonly location?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly metadata?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly context?: {
+      readonly [key: string]: unknown
+    } | undefined
+    readonly readByUserIds?: ReadonlyArray<Id> | undefined
+    readonly persistReadForUsers?: boolean | undefined
+  }>
+}
+
+export interface NotificationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly message: string
+    }
+  }
+}
+
+export interface NotificationsDeleteInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly locationId?: Id | undefined
+  readonly userId?: Id | undefined
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+}
+
+export interface NotificationsDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly message: string
+    }
+  }
+}
+
 export interface NotificationsConfigGetInput {
   readonly organizationId: Id
-  readonly userId: Id
   readonly documentIds?: ReadonlyArray<Id> | undefined
   readonly getOrganizationConfig?: boolean | undefined
+  readonly userId: Id
 }
 
 export interface NotificationsConfigGetResult {
@@ -1088,6 +1236,85 @@ export interface NotificationsConfigSetInput {
 }
 
 export interface NotificationsConfigSetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly userId: string
+      readonly documentId: string | null
+      readonly documentIds?: ReadonlyArray<string>
+      readonly message: string
+    }
+  }
+}
+
+export interface ClientNotificationsGetInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly locationId?: Id | undefined
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+  readonly pageSize?: number | undefined
+  readonly pageToken?: string | undefined
+  readonly order?: "asc" | "desc" | undefined
+  readonly view?: "forYou" | "all" | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface ClientNotificationsGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<Notification>
+  readonly pageToken?: string
+  readonly unreadCount: number
+}
+
+export interface ClientNotificationsUpdateInput {
+  readonly organizationId: Id
+  readonly notificationIds?: ReadonlyArray<Id> | undefined
+  readonly all?: true | undefined
+}
+
+export interface ClientNotificationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly message: string
+    }
+  }
+  readonly unreadCount: number
+}
+
+export interface ClientNotificationsConfigGetInput {
+  readonly organizationId: Id
+  readonly documentIds?: ReadonlyArray<Id> | undefined
+  readonly getOrganizationConfig?: boolean | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userId?: never | undefined
+}
+
+export interface ClientNotificationsConfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ReadonlyArray<NotificationConfigEntry>
+}
+
+export interface ClientNotificationsConfigSetInput {
+  readonly organizationId: Id
+  readonly config: {
+    readonly inbox?: "ALL" | "MINE" | "NONE" | undefined
+    readonly email?: "ALL" | "MINE" | "NONE" | undefined
+    readonly slack?: "ALL" | "MINE" | "NONE" | undefined
+  }
+  readonly documentIds?: ReadonlyArray<Id> | undefined
+  /** Not accepted: it names the acting user, who is the token's user: leave it out. */
+  readonly userIds?: never | undefined
+}
+
+export interface ClientNotificationsConfigSetResult {
   readonly status: "success"
   readonly message: string
   readonly data: {
@@ -1404,6 +1631,7 @@ export interface CommentannotationsGetInput {
   readonly locationIds?: ReadonlyArray<Id> | undefined
   readonly annotationIds?: ReadonlyArray<Id> | undefined
   readonly userIds?: ReadonlyArray<Id> | undefined
+  readonly mentionedUserIds?: ReadonlyArray<Id> | undefined
   readonly resolvedBy?: Id | undefined
   readonly statusIds?: ReadonlyArray<Id> | undefined
   readonly order?: "asc" | "desc" | undefined
@@ -1529,6 +1757,7 @@ export interface CommentannotationsCommentsAddInput {
     } | undefined
     readonly isCommentResolverUsed?: boolean | undefined
     readonly isCommentTextAvailable?: boolean | undefined
+    readonly triggerNotification?: boolean | undefined
     readonly from: CommentUser
     readonly createdAt?: number | undefined
     readonly lastUpdated?: number | undefined
@@ -1737,6 +1966,7 @@ export interface ClientCommentannotationsGetInput {
   readonly locationIds?: ReadonlyArray<Id> | undefined
   readonly annotationIds?: ReadonlyArray<Id> | undefined
   readonly userIds?: ReadonlyArray<Id> | undefined
+  readonly mentionedUserIds?: ReadonlyArray<Id> | undefined
   readonly resolvedBy?: Id | undefined
   readonly statusIds?: ReadonlyArray<Id> | undefined
   readonly order?: "asc" | "desc" | undefined
@@ -1969,6 +2199,7 @@ export interface ClientCommentannotationsCommentsAddInput {
     } | undefined
     readonly isCommentResolverUsed?: boolean | undefined
     readonly isCommentTextAvailable?: boolean | undefined
+    readonly triggerNotification?: boolean | undefined
     readonly createdAt?: number | undefined
     readonly lastUpdated?: number | undefined
     readonly taggedUserContacts?: ReadonlyArray<{
@@ -2667,10 +2898,26 @@ export interface Operations {
   readonly presenceDelete: { readonly input: PresenceDeleteInput; readonly result: PresenceDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** The users present on a document now (the acting user must be able to read it). `POST /v2/client/presence/get`, a user's token (Authorization: Bearer). */
   readonly clientPresenceGet: { readonly input: ClientPresenceGetInput; readonly result: ClientPresenceGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Add a notification for users (notifyUsers) or every user of the organization who may read the document (notifyAll); a notificationId given twice adds it once. `POST /v2/notifications/add`, API key and auth token. */
+  readonly notificationsAdd: { readonly input: NotificationsAddInput; readonly result: NotificationsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** A document's notifications, or a user's view of them (forYou: addressed to them; all: every one of documents they may read), newest first, in pages. `POST /v2/notifications/get`, API key and auth token. */
+  readonly notificationsGet: { readonly input: NotificationsGetInput; readonly result: NotificationsGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Change notifications' content, or mark them read for users (readByUserIds; persistReadForUsers keeps them in the users' for-you view); answered per id. `POST /v2/notifications/update`, API key and auth token. */
+  readonly notificationsUpdate: { readonly input: NotificationsUpdateInput; readonly result: NotificationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete notifications by id, document or location (with userId: from that user's inbox only); answered per id. `POST /v2/notifications/delete`, API key and auth token. */
+  readonly notificationsDelete: { readonly input: NotificationsDeleteInput; readonly result: NotificationsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read a user's notification preferences for documents, or their organization-level default. `POST /v2/notifications/config/get`, API key and auth token. */
   readonly notificationsConfigGet: { readonly input: NotificationsConfigGetInput; readonly result: NotificationsConfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Set users' notification preferences (inbox, email, slack) for documents, or as their organization-level default. `POST /v2/notifications/config/set`, API key and auth token. */
   readonly notificationsConfigSet: { readonly input: NotificationsConfigSetInput; readonly result: NotificationsConfigSetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user's notifications (forYou, the default, or all), each with readAt, and their unread count beside data. `POST /v2/client/notifications/get`, a user's token (Authorization: Bearer). */
+  readonly clientNotificationsGet: { readonly input: ClientNotificationsGetInput; readonly result: ClientNotificationsGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Mark notifications read for the acting user (notificationIds, answered per id), or all of their unread ones (all: true). `POST /v2/client/notifications/update`, a user's token (Authorization: Bearer). */
+  readonly clientNotificationsUpdate: { readonly input: ClientNotificationsUpdateInput; readonly result: ClientNotificationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** The acting user's notification preferences for documents, or their organization-level default. `POST /v2/client/notifications/config/get`, a user's token (Authorization: Bearer). */
+  readonly clientNotificationsConfigGet: { readonly input: ClientNotificationsConfigGetInput; readonly result: ClientNotificationsConfigGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Set the acting user's notification preferences (inbox, email, slack) for documents, or as their organization-level default. `POST /v2/client/notifications/config/set`, a user's token (Authorization: Bearer). */
+  readonly clientNotificationsConfigSet: { readonly input: ClientNotificationsConfigSetInput; readonly result: ClientNotificationsConfigSetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Start deleting users' data (optionally in some organizations only); the job runs in the background. `POST /v2/users/data/delete`, API key and auth token. */
   readonly usersDataDelete: { readonly input: UsersDataDeleteInput; readonly result: UsersDataDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Progress of a user-data deletion job. `POST /v2/users/data/delete/status`, API key and auth token. */
@@ -2834,8 +3081,16 @@ export const operationTable = {
   presenceUpdate: { path: "/v2/presence/update", auth: "apiKey" },
   presenceDelete: { path: "/v2/presence/delete", auth: "apiKey" },
   clientPresenceGet: { path: "/v2/client/presence/get", auth: "user" },
+  notificationsAdd: { path: "/v2/notifications/add", auth: "apiKey" },
+  notificationsGet: { path: "/v2/notifications/get", auth: "apiKey" },
+  notificationsUpdate: { path: "/v2/notifications/update", auth: "apiKey" },
+  notificationsDelete: { path: "/v2/notifications/delete", auth: "apiKey" },
   notificationsConfigGet: { path: "/v2/notifications/config/get", auth: "apiKey" },
   notificationsConfigSet: { path: "/v2/notifications/config/set", auth: "apiKey" },
+  clientNotificationsGet: { path: "/v2/client/notifications/get", auth: "user" },
+  clientNotificationsUpdate: { path: "/v2/client/notifications/update", auth: "user" },
+  clientNotificationsConfigGet: { path: "/v2/client/notifications/config/get", auth: "user" },
+  clientNotificationsConfigSet: { path: "/v2/client/notifications/config/set", auth: "user" },
   usersDataDelete: { path: "/v2/users/data/delete", auth: "apiKey" },
   usersDataDeleteStatus: { path: "/v2/users/data/delete/status", auth: "apiKey" },
   organizationsDocumentsMigrate: { path: "/v2/organizations/documents/migrate", auth: "apiKey" },

@@ -180,6 +180,8 @@ export const GetAnnotationsInput = Schema.Struct({
   annotationIds: optional(FilterIds),
   /** The threads' creators. */
   userIds: optional(FilterIds),
+  /** Threads a comment of which mentions (taggedUserContacts) any of these users. */
+  mentionedUserIds: optional(FilterIds),
   resolvedBy: optional(Id),
   statusIds: optional(FilterIds),
   /** By lastUpdated; default desc. */

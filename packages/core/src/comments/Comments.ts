@@ -278,8 +278,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
       )
 
     /** Emits the events of a change to `thread`, built (the thread re-read) only when someone listens. */
-    const emitAbout = (thread: AnnotationRow, build: (after: CommentAnnotation) => ReadonlyArray<NewEvent>) =>
-      events.emit(thread.apiKey, Effect.map(presentThread(thread), build))
+    const emitAbout = (thread: AnnotationRow, build: (after: CommentAnnotation) => ReadonlyArray<NewEvent>, notifying = false) =>
+      events.emit(thread.apiKey, Effect.map(presentThread(thread), build), notifying)
 
     /**
      * The activity record of a comment sent with `triggerActivities: true` (featureType `comment`,
@@ -381,7 +381,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
               added.push(annotation)
               if (entry.commentData.some((comment) => comment.triggerNotification === true)) notifying.add(id)
             }
-            yield* events.emit(apiKey, added.map((annotation) => threadAdded(annotation, notifying.has(annotation.annotationId))))
+            yield* events.emit(apiKey, added.map((annotation) => threadAdded(annotation, notifying.has(annotation.annotationId))), notifying.size > 0)
             return added
           }))
         }),
@@ -404,6 +404,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             ...(input.annotationIds && { ids: [...new Set(input.annotationIds)].sort() }),
             ...(input.locationIds && { locationIds: [...new Set(input.locationIds)].sort() }),
             ...(input.userIds && { createdBy: [...new Set(input.userIds)].sort() }),
+            ...(input.mentionedUserIds && { mentioned: [...new Set(input.mentionedUserIds)].sort() }),
             ...(input.statusIds && { statusIds: [...new Set(input.statusIds)].sort() }),
             ...(input.resolvedBy !== undefined && { resolvedBy: input.resolvedBy }),
             ...(input.updatedAfter !== undefined && { updatedAfter: input.updatedAfter }),
@@ -497,7 +498,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
             yield* repo.touchAnnotation(apiKey, organizationId, annotationId, lastUpdated)
             // Through the client API (a scope) every comment notifies; through the server API, those with triggerNotification.
             const notifies = new Set(rows.filter((_, i) => scope !== undefined || input.commentData[i]?.triggerNotification === true).map((row) => row.id))
-            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows, (row) => notifies.has(row.id)))
+            yield* emitAbout({ ...annotation, lastUpdated }, (after) => commentsAdded(after, rows, (row) => notifies.has(row.id)), notifies.size > 0)
             return rows.map((row) => toComment(row))
           }))
         }),
@@ -554,7 +555,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
               // Through the client API (a scope) the change notifies; through the server API it does not (docs/notifications.md).
               emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes, scope !== undefined)))
             }
-            yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()))
+            yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()), scope !== undefined)
             return rows.map((row) => row.id)
           }))
         }),

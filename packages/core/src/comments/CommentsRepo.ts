@@ -64,6 +64,8 @@ export interface AnnotationFilters {
   readonly ids?: ReadonlyArray<string>
   readonly locationIds?: ReadonlyArray<string>
   readonly createdBy?: ReadonlyArray<string>
+  /** Threads a comment of which mentions one of these users (`taggedUserContacts[].userId`). */
+  readonly mentioned?: ReadonlyArray<string>
   readonly statusIds?: ReadonlyArray<string>
   readonly resolvedBy?: string
   readonly updatedAfter?: number

@@ -104,6 +104,19 @@ export const SqlCommentsRepo = Layer.effect(
         orElse: () => sql`json_extract(record, '$.visibilityConfig.type')`
       })
 
+    // Threads a comment of which mentions one of `users`, read from the comments' records (the mentions have no table of their own).
+    const mentioning = (users: ReadonlyArray<string>) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          sql`EXISTS (SELECT 1 FROM comments c, jsonb_array_elements(c.record::jsonb -> 'taggedUserContacts') AS t(contact)
+            WHERE c.api_key = comment_annotations.api_key AND c.organization_id = comment_annotations.organization_id
+            AND c.annotation_id = comment_annotations.id AND (t.contact ->> 'userId') IN ${sql.in(users)})`,
+        orElse: () =>
+          sql`EXISTS (SELECT 1 FROM comments c, json_each(c.record, '$.taggedUserContacts') AS t
+            WHERE c.api_key = comment_annotations.api_key AND c.organization_id = comment_annotations.organization_id
+            AND c.annotation_id = comment_annotations.id AND json_extract(t.value, '$.userId') IN ${sql.in(users)})`
+      })
+
     const conditions = (apiKey: string, organizationId: string, f: AnnotationFilters) => [
       sql`api_key = ${apiKey}`,
       sql`organization_id = ${organizationId}`,
@@ -111,6 +124,7 @@ export const SqlCommentsRepo = Layer.effect(
       ...(f.ids !== undefined ? [sql.in("id", f.ids)] : []),
       ...(f.locationIds !== undefined ? [sql.in("location_id", f.locationIds)] : []),
       ...(f.createdBy !== undefined ? [sql.in("created_by", f.createdBy)] : []),
+      ...(f.mentioned !== undefined ? [mentioning(f.mentioned)] : []),
       ...(f.statusIds !== undefined ? [sql.in("status_id", f.statusIds)] : []),
       ...(f.resolvedBy !== undefined ? [sql`resolved_by = ${f.resolvedBy}`] : []),
       ...(f.updatedAfter !== undefined ? [sql`last_updated > ${f.updatedAfter}`] : []),

@@ -36,9 +36,10 @@ export interface EventListener {
   readonly name: string
   /**
    * Whether it follows this key's events now. Asked first: while no listener follows a key, its
-   * events are not even built.
+   * events are not even built. `notifying`: the change asks for notifications (NewEvent.notifies),
+   * which the notifications' listener follows whatever the key.
    */
-  readonly follows: (apiKey: string) => Effect.Effect<boolean>
+  readonly follows: (apiKey: string, notifying: boolean) => Effect.Effect<boolean>
   /**
    * Runs inside the change's transaction: what it writes commits with the change, or not at all.
    * A failure here is a defect of the change, which then rolls back.

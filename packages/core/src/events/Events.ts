@@ -16,8 +16,8 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
     const listeners = yield* EventListeners
 
     /** The listeners that follow the key's events now. */
-    const following = (apiKey: string) =>
-      Effect.filter(listeners, (listener) => listener.follows(apiKey))
+    const following = (apiKey: string, notifying: boolean) =>
+      Effect.filter(listeners, (listener) => listener.follows(apiKey, notifying))
 
     const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>) =>
       Effect.gen(function*() {
@@ -39,11 +39,12 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
       /**
        * Emits the key's `events`: call it inside the transaction of the change that causes them.
        * Lazy: with no listener following the key it does nothing, and events given as an Effect
-       * are then not even built (comments re-read their thread for the payload).
+       * are then not even built (comments re-read their thread for the payload). `notifying`: some
+       * of them ask for notifications (NewEvent.notifies), said before they are built.
        */
-      emit: (apiKey: string, events: ReadonlyArray<NewEvent> | Effect.Effect<ReadonlyArray<NewEvent>>): Effect.Effect<void> => {
+      emit: (apiKey: string, events: ReadonlyArray<NewEvent> | Effect.Effect<ReadonlyArray<NewEvent>>, notifying = false): Effect.Effect<void> => {
         if (listeners.length === 0 || (Array.isArray(events) && events.length === 0)) return Effect.void
-        return Effect.flatMap(following(apiKey), (listening) => {
+        return Effect.flatMap(following(apiKey, notifying), (listening) => {
           if (listening.length === 0) return Effect.void
           return Effect.flatMap(Effect.isEffect(events) ? events : Effect.succeed(events), (built) =>
             built.length === 0 ? Effect.void : tell(listening, apiKey, built))

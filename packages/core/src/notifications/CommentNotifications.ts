@@ -94,8 +94,8 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
 
     const listener: EventListener = {
       name: "notifications",
-      // Every key: comment changes notify whatever else is on (docs/notifications.md).
-      follows: () => Effect.succeed(true),
+      // Any key's changes that ask for notifications (docs/notifications.md), and only those.
+      follows: (_apiKey, notifying) => Effect.succeed(notifying),
       inTransaction: ({ apiKey, at, events }) => {
         const asking = events.filter((event) => event.notifies === true && NOTIFYING[event.type] !== undefined)
         if (asking.length === 0) return Effect.void
