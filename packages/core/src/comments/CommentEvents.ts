@@ -60,10 +60,17 @@ export const reactionChanged = (
 /**
  * commentannotations/update: `status_change` (with `oldStatus`, `newStatus`), `assign` and
  * `priority_change` (with `newPriority`), each only when the value changed; `actionUser` is the
- * thread's `statusUpdatedByUserId` when it has one.
+ * client API's user (`actor`), else the thread's `statusUpdatedByUserId` when it has one.
  */
-export const threadUpdated = (after: CommentAnnotation, before: AnnotationRecord, changes: typeof AnnotationChanges.Type, notifies = false): Array<NewEvent> => {
-  const actionUser = after.statusUpdatedByUserId !== undefined ? { userId: after.statusUpdatedByUserId } : undefined
+export const threadUpdated = (
+  after: CommentAnnotation,
+  before: AnnotationRecord,
+  changes: typeof AnnotationChanges.Type,
+  notifies = false,
+  actor?: string
+): Array<NewEvent> => {
+  const actorId = actor ?? after.statusUpdatedByUserId
+  const actionUser = actorId !== undefined ? { userId: actorId } : undefined
   const out: Array<NewEvent> = []
   const { assignedTo, priority, status } = changes
   if (status !== undefined && status.id !== before.status.id) {

@@ -553,7 +553,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 }
               }
               // Through the client API (a scope) the change notifies; through the server API it does not (docs/notifications.md).
-              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes, scope !== undefined)))
+              emitted.push(Effect.map(presentThread(updated), (after) => threadUpdated(after, row.record, changes, scope !== undefined, scope?.viewer)))
             }
             yield* events.emit(apiKey, Effect.map(Effect.all(emitted), (groups) => groups.flat()), scope !== undefined)
             return rows.map((row) => row.id)

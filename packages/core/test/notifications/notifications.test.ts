@@ -130,9 +130,14 @@ forEachBackend("notifications", (ctx: () => Started) => {
         "comment_annotation.assign": ["bob", "cat"],
         "comment_annotation.status_change": ["bob", "cat"]
       })
+      // An assignment alone: the acting user is left out even though the status was changed by someone else before.
+      const bob = await tokenFor(creds, "bob")
+      await okAs(bob, "/v2/client/commentannotations/update", { organizationId: "org", documentId: "open", annotationIds: ["t1"], updatedData: { assignedTo: user("ann") } })
+      const reassigned = (await ofDocument(creds, "open")).filter((n) => n.actionType === "comment_annotation.assign")
+      expect(reassigned.map((n) => [n.actionUser.userId, recipientsOf(n)])).toContainEqual(["bob", ["ann"]])
       // The server API's update does not notify.
       await ok(creds, "/v2/commentannotations/update", { organizationId: "org", documentId: "open", annotationIds: ["t1"], updatedData: { assignedTo: user("dan") } })
-      expect(await ofDocument(creds, "open")).toHaveLength(3)
+      expect(await ofDocument(creds, "open")).toHaveLength(4)
     })
   })
 
