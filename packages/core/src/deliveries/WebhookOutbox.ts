@@ -66,7 +66,7 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("@atrium/core
       name: "webhook outbox",
       follows: (apiKey) => Effect.map(configs.find(apiKey), (config) => config?.isEnabled === true),
       inTransaction: ({ apiKey, at, events }) =>
-        Effect.flatMap(Effect.forEach(events, (event) => newMessage(apiKey, event, at, null)), (messages) => record(apiKey, messages)),
+        Effect.flatMap(Effect.forEach(events, (event) => newMessage(apiKey, event, at, null)), (messages) => Effect.asVoid(record(apiKey, messages))),
       afterCommit: () => signal.wake
     }
 

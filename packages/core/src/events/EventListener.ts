@@ -42,9 +42,11 @@ export interface EventListener {
   readonly follows: (apiKey: string, notifying: boolean) => Effect.Effect<boolean>
   /**
    * Runs inside the change's transaction: what it writes commits with the change, or not at all.
-   * A failure here is a defect of the change, which then rolls back.
+   * A failure here is a defect of the change, which then rolls back. It may answer events of its
+   * own writes (the notifications' listener: `notification.add` for each notification it made):
+   * every listener that follows them is told them next, in the same transaction.
    */
-  readonly inTransaction?: (emitted: EmittedEvents) => Effect.Effect<void>
+  readonly inTransaction?: (emitted: EmittedEvents) => Effect.Effect<void | ReadonlyArray<NewEvent>>
   /** Told once the change's transaction has committed; never when it rolled back. */
   readonly afterCommit?: (emitted: EmittedEvents) => Effect.Effect<void>
 }

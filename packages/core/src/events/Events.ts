@@ -19,11 +19,19 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
     const following = (apiKey: string, notifying: boolean) =>
       Effect.filter(listeners, (listener) => listener.follows(apiKey, notifying))
 
-    const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>) =>
+    const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>): Effect.Effect<void> =>
       Effect.gen(function*() {
         const emitted = { apiKey, at: yield* Clock.currentTimeMillis, events }
+        // Events of the listeners' own writes, told after this round (they ask for no notifications).
+        const followUps: Array<NewEvent> = []
         for (const listener of listening) {
-          if (listener.inTransaction !== undefined) yield* listener.inTransaction(emitted)
+          if (listener.inTransaction === undefined) continue
+          const answered = yield* listener.inTransaction(emitted)
+          if (answered !== undefined) followUps.push(...answered)
+        }
+        if (followUps.length > 0) {
+          const next = yield* following(apiKey, false)
+          if (next.length > 0) yield* tell(next, apiKey, followUps)
         }
         for (const listener of listening) {
           const after = listener.afterCommit

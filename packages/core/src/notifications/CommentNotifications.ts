@@ -7,7 +7,8 @@ import type { EventListener, NewEvent } from "../events/EventListener.js"
 import { Ids } from "../ports/Ids.js"
 import { storedNotificationService } from "../workspace/NotificationServiceConfig.js"
 import { SettingsRepo } from "../workspace/SettingsRepo.js"
-import type { NotificationRecord } from "./NotificationsRepo.js"
+import { notificationAdded } from "./NotificationEvents.js"
+import type { NotificationRecord, NotificationRow } from "./NotificationsRepo.js"
 import { NotificationsRepo } from "./NotificationsRepo.js"
 
 /**
@@ -53,11 +54,11 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
     const notify = (apiKey: string, at: number, event: NewEvent, triggers: Readonly<Record<string, unknown>>) =>
       Effect.gen(function*() {
         const kind = NOTIFYING[event.type]
-        if (kind === undefined || triggers[kind.trigger] === false) return
+        if (kind === undefined || triggers[kind.trigger] === false) return undefined
         const thread = event.data.commentAnnotation as CommentAnnotation
         const { documentId, organizationId } = thread.metadata
         const row = yield* comments.findAnnotation(apiKey, organizationId, thread.annotationId)
-        if (row === undefined) return
+        if (row === undefined) return undefined
         const actionUser = event.data.actionUser as { readonly userId: string } | undefined
         const candidates = involvedIn(thread, triggers.mention !== false).filter((userId) => userId !== actionUser?.userId)
         const recipients = yield* Effect.filter(candidates, (userId) =>
@@ -79,7 +80,7 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
           recipients,
           thread: { createdBy: row.createdBy, visibilityConfig: row.record.visibilityConfig }
         }
-        yield* repo.insert({
+        const notification: NotificationRow = {
           apiKey,
           organizationId,
           id: yield* ids.make(undefined, 20),
@@ -89,7 +90,8 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
           toAll: false,
           createdAt: at,
           record
-        }, recipients)
+        }
+        return (yield* repo.insert(notification, recipients)) ? notificationAdded(notification) : undefined
       })
 
     const listener: EventListener = {
@@ -99,8 +101,12 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
       inTransaction: ({ apiKey, at, events }) => {
         const asking = events.filter((event) => event.notifies === true && NOTIFYING[event.type] !== undefined)
         if (asking.length === 0) return Effect.void
+        // Each notification made is an event of its own (`notification.add`), told to the other listeners next.
         return Effect.flatMap(storedNotificationService(settings, apiKey), (service) =>
-          Effect.forEach(asking, (event) => notify(apiKey, at, event, service.notificationServiceConfig.triggers.comment), { discard: true }))
+          Effect.map(
+            Effect.forEach(asking, (event) => notify(apiKey, at, event, service.notificationServiceConfig.triggers.comment)),
+            (made) => made.filter((event) => event !== undefined)
+          ))
       }
     }
     return { listener }

@@ -4,11 +4,14 @@ import { DocumentAccess } from "../access/DocumentAccess.js"
 import type { VisibleThread } from "../comments/CommentVisibility.js"
 import { CommentsRepo } from "../comments/CommentsRepo.js"
 import { type ThreadReader, threadsSeenBy } from "../comments/ThreadReaders.js"
+import { Events } from "../events/Events.js"
 import { type ApiError, invalidArgument } from "../protocol/ApiError.js"
 import { type Page, PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
+import { notificationAdded } from "./NotificationEvents.js"
 import { NotificationPreferences } from "./NotificationPreferences.js"
+import { toNotification } from "./NotificationPresenter.js"
 import {
   type AddNotificationInput,
   type DeleteNotificationsInput,
@@ -31,27 +34,6 @@ const DEFAULT_PAGE_SIZE = 1000
 
 /** Rows a user's view reads at a time while it judges them. */
 const CHUNK = 1000
-
-/** A notification as get answers it; in a user's view, with their state. */
-export const toNotification = (row: NotificationRow, view?: UserNotification["state"] | null): Notification => {
-  const { metadata, recipients, thread: _thread, ...shown } = row.record
-  return {
-    ...shown,
-    id: row.id,
-    ...(row.annotationId !== null && { targetAnnotationId: row.annotationId }),
-    metadata: {
-      ...metadata,
-      apiKey: row.apiKey,
-      organizationId: row.organizationId,
-      documentId: row.documentId,
-      ...(row.locationId !== null && { locationId: row.locationId })
-    },
-    notifyUsersByUserId: Object.fromEntries(recipients.map((userId) => [userId, true])),
-    notifyAll: row.toAll,
-    timestamp: row.createdAt,
-    ...(view !== null && { readAt: view?.readAt ?? null, forYou: row.toAll || view?.involved === true })
-  }
-}
 
 /** A notification, and its user's state, judged as a thread: its current one, else the one it was made about, else public. */
 interface Judged extends VisibleThread {
@@ -76,6 +58,7 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
     const { withTransaction } = yield* Transactions
+    const events = yield* Events
 
     /** Of these notifications (one organization's), those `reader` may see now, in their order. */
     const visibleTo = (reader: ThreadReader, organizationId: string) => {
@@ -155,6 +138,23 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
         }
       })
 
+    /** Whom the notification is addressed to (every reader of its document, or its recipients); undefined when there is none. */
+    const addressees = (apiKey: string, organizationId: string, id: string) =>
+      Effect.map(repo.page(apiKey, organizationId, { ids: [id] }, { order: "asc", limit: 1 }), ([row]) =>
+        row === undefined ? undefined : { toAll: row.toAll, userIds: new Set(row.record.recipients) })
+
+    /**
+     * The notification as the reader's "for you" view shows it (with their state), or undefined when
+     * that view leaves it out (not theirs, deleted, its document or thread closed to them, their
+     * inbox preference): what realtime pushes to the reader's open pages, judged by the views' rule.
+     */
+    const forYou = (reader: ThreadReader, organizationId: string, id: string): Effect.Effect<Notification | undefined> =>
+      Effect.gen(function*() {
+        const items = yield* repo.pageFor(reader.apiKey, organizationId, reader.userId, "forYou", { ids: [id] }, { order: "desc", limit: 1 })
+        const [shown] = yield* visibleTo(reader, organizationId)(items)
+        return shown === undefined ? undefined : toNotification(shown.row, shown.state)
+      })
+
     /** The notifications with these ids the organization has, within the scope given, by id. */
     const found = (apiKey: string, organizationId: string, filters: NotificationFilters, idList: ReadonlyArray<string>, userId?: string) =>
       Effect.map(
@@ -176,6 +176,8 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
       visibleTo,
       unreadCount,
       pageOfView,
+      addressees,
+      forYou,
 
       /** notifications/add: the notification, unless the organization has one with its id (then nothing changes). */
       add: (apiKey: string, input: typeof AddNotificationInput.Type) =>
@@ -188,17 +190,11 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
             input as typeof input & { createOrganization?: unknown; createDocument?: unknown }
           const record: NotificationRecord = { ...kept, notificationSource: input.notificationSource ?? "custom", recipients }
           const locationId = typeof input.location?.id === "string" || typeof input.location?.id === "number" ? String(input.location.id) : null
-          const added = yield* withTransaction(repo.insert({
-            apiKey,
-            organizationId,
-            id,
-            documentId,
-            locationId,
-            annotationId: null,
-            toAll: notifyAll ?? true,
-            createdAt: now,
-            record
-          }, recipients))
+          const row: NotificationRow = { apiKey, organizationId, id, documentId, locationId, annotationId: null, toAll: notifyAll ?? true, createdAt: now, record }
+          const added = yield* withTransaction(Effect.tap(
+            repo.insert(row, recipients),
+            (added) => added ? events.emit(apiKey, [notificationAdded(row)]) : Effect.void
+          ))
           return { success: true, message: "Notification added successfully.", notificationId: id, added }
         }),
 

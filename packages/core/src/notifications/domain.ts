@@ -10,12 +10,15 @@ import { notificationOperations } from "./operations.js"
 import { SqlNotificationPreferencesRepo } from "./SqlNotificationPreferencesRepo.js"
 import { SqlNotificationsRepo } from "./SqlNotificationsRepo.js"
 
+/** The Notifications service, one instance however many domains use it (Layers are shared by reference): realtime pushes with it. */
+export const NotificationsLayer = Notifications.Default.pipe(Layer.provide(NotificationPreferences.Default))
+
 /** Notifications (docs/notifications.md): those comment changes make and hosts add, each user's inbox, and per-user settings. */
 export const notificationsDomain = defineDomain({
   name: "notifications",
   operations: [...notificationOperations, ...clientNotificationOperations],
   // The same Layers as the access domain's and this list's (Layers are shared by reference): one instance of each.
-  services: [NotificationPreferences.Default, Notifications.Default.pipe(Layer.provide(NotificationPreferences.Default))],
+  services: [NotificationPreferences.Default, NotificationsLayer],
   repositories: [SqlNotificationPreferencesRepo, SqlNotificationsRepo],
   dataTables: [
     // Per-user settings; the organization-level default has document_id ''.

@@ -20,6 +20,8 @@ export type FeedMessage =
   | { readonly kind: "change"; readonly apiKey: string; readonly organizationId: string; readonly documentId: string; readonly seq: number }
   /** A server began following the key: log its changes from now on. */
   | { readonly kind: "follow"; readonly apiKey: string }
+  /** A notification was made (`notification.add`): each server pushes it to the connections of those who see it. */
+  | { readonly kind: "notification"; readonly apiKey: string; readonly organizationId: string; readonly notificationId: string }
   /** Something the access rule reads changed in the organization (null: the key's own settings): who may read what is asked again. */
   | { readonly kind: "access"; readonly apiKey: string; readonly organizationId: string | null }
   /** A user entered or changed its presence; `origin` is the connection that set it (not echoed to it), null for the server API. */
@@ -114,6 +116,9 @@ export const decodeFeedMessage = (payload: string): FeedMessage | undefined => {
     if (value.kind === "follow" && typeof value.apiKey === "string") return { kind: "follow", apiKey: value.apiKey }
     if (value.kind === "access" && isText(value.apiKey) && isTextOrNull(value.organizationId)) {
       return { kind: "access", apiKey: value.apiKey, organizationId: value.organizationId }
+    }
+    if (value.kind === "notification" && isText(value.apiKey) && isText(value.organizationId) && isText(value.notificationId)) {
+      return { kind: "notification", apiKey: value.apiKey, organizationId: value.organizationId, notificationId: value.notificationId }
     }
     if (
       value.kind === "change" && typeof value.apiKey === "string" && typeof value.organizationId === "string" &&

@@ -11,6 +11,7 @@ import { seesThread } from "../comments/CommentVisibility.js"
 import type { ApiError } from "../protocol/ApiError.js"
 import { invalidArgument } from "../protocol/ApiError.js"
 import type { UserCaller } from "../protocol/Operation.js"
+import { Notifications } from "../notifications/Notifications.js"
 import { PRESENCE_RENEW_MILLIS } from "../presence/PresenceLife.js"
 import { ChangeFeed, type FeedMessage } from "./ChangeFeed.js"
 import { FOLLOW_RENEW_MILLIS, Followers } from "./Followers.js"
@@ -125,6 +126,7 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
     const followers = yield* Followers
     const access = yield* DocumentAccess
     const presence = yield* LivePresence
+    const notifications = yield* Notifications
     const runtime = yield* Effect.runtime<never>()
     const runFork = Runtime.runFork(runtime)
     const documents = new Map<string, FollowedDocument>()
@@ -265,8 +267,29 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           }
         }), { discard: true }).pipe(Effect.catchAllCause((cause) => Effect.logError("Realtime: access could not be asked again.", cause)))
 
+    /**
+     * A notification made on any server, pushed to each connection here of a user whose "for you"
+     * view shows it (the views' rule: access, the thread's visibility, the inbox preference).
+     */
+    const pushNotification = (message: Extract<FeedMessage, { kind: "notification" }>): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        const { apiKey, notificationId, organizationId } = message
+        const ofKey = [...sessions].filter((session) => session.caller.apiKey === apiKey)
+        if (ofKey.length === 0) return
+        const addressed = yield* notifications.addressees(apiKey, organizationId, notificationId)
+        if (addressed === undefined) return
+        for (const session of ofKey) {
+          if (!addressed.toAll && !addressed.userIds.has(session.caller.userId)) continue
+          const shown = yield* notifications.forYou(session.caller, organizationId, notificationId)
+          if (shown !== undefined) send(session, JSON.stringify({ type: "notification", notification: shown }))
+        }
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("Realtime: a notification could not be pushed.", cause)))
+
     const onFeed = (message: FeedMessage) => {
       switch (message.kind) {
+        case "notification":
+          runFork(pushNotification(message))
+          return
         case "follow":
           runFork(followers.followedElsewhere(message.apiKey))
           return
@@ -398,7 +421,10 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       if (!session.open) return
       session.open = false
       sessions.delete(session)
-      runFork(Effect.forEach([...session.subscriptions.keys()], (key) => leave(session, key), { discard: true }))
+      runFork(Effect.zipRight(
+        Effect.forEach([...session.subscriptions.keys()], (key) => leave(session, key), { discard: true }),
+        followers.remove(session.caller.apiKey)
+      ))
     }
 
     const handle = (session: Session, frame: ClientFrame): Effect.Effect<void, ApiError> => {
@@ -424,7 +450,9 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         sessions.add(session)
         runFork(start)
         // Frames of one connection are handled in order: a subscribe's answer precedes the next frame's.
-        let queue: Promise<unknown> = Promise.resolve()
+        // The first waits for the connection to follow its key (not only its subscriptions do):
+        // notifications reach a page that subscribes to nothing, from its first answer on.
+        let queue: Promise<unknown> = Runtime.runPromise(runtime)(followers.add(caller.apiKey)).catch(() => undefined)
         const expiry = setTimeout(() => {
           send(session, "{\"type\":\"token.expired\"}")
           drop(session)

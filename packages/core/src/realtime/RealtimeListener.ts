@@ -15,10 +15,14 @@ const documentOf = (event: NewEvent): { readonly organizationId: string; readonl
 /** Events of writes the access rule reads (access/AccessEvents.ts): for the hubs to ask again, not for users' pages. */
 const isAccessEvent = (event: NewEvent) => event.type.startsWith("access.")
 
+/** A notification made (notifications/NotificationEvents.ts): pushed to its recipients, not to the document's subscribers. */
+const isNotificationEvent = (event: NewEvent) => event.type === "notification.add"
+
 /**
  * Realtime's listener of domain events: while some server follows the key, each change's events
  * about a document are logged in the change's transaction, numbered in the document's order, and
- * every server is told the document's new last number once the change commits. Access events are
+ * every server is told the document's new last number once the change commits. Notifications are
+ * not logged either: every server is told of each, and pushes it to the users it is for. Access events are
  * not logged (who was granted what is the host's business, not every subscriber's): every server
  * is told which organizations they touched, and asks its subscribers' access again (`revoked`).
  */
@@ -39,6 +43,10 @@ export class RealtimeListener extends Effect.Service<RealtimeListener>()("@atriu
           for (const event of events) {
             if (isAccessEvent(event)) {
               accessChanged.add(event.organizationId)
+              continue
+            }
+            if (isNotificationEvent(event) && event.organizationId !== null) {
+              yield* feed.publish({ kind: "notification", apiKey, organizationId: event.organizationId, notificationId: String(event.data.id) })
               continue
             }
             const document = documentOf(event)

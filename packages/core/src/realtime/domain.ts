@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { defineDomain } from "../Domain.js"
+import { NotificationsLayer } from "../notifications/domain.js"
 import { Followers } from "./Followers.js"
 import { LivePresence } from "./LivePresence.js"
 import { RealtimeHub } from "./RealtimeHub.js"
@@ -11,7 +12,7 @@ import { SqlRealtimeLogRepo } from "./SqlRealtimeLogRepo.js"
 export const realtimeDomain = defineDomain({
   name: "realtime",
   operations: [],
-  services: [RealtimeHub.Default.pipe(Layer.provide(LivePresence.Default))],
+  services: [RealtimeHub.Default.pipe(Layer.provide(LivePresence.Default), Layer.provide(NotificationsLayer))],
   repositories: [SqlRealtimeLogRepo],
   events: {
     services: RealtimeListener.Default.pipe(Layer.provideMerge(Followers.Default)),

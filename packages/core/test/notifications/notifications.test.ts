@@ -5,8 +5,9 @@
  * them, and the hosted operations (add, get, update, delete) and the client API's. Over every storage,
  * and over HTTP on one of them.
  */
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
+import { type Receiver, startReceiver, verified } from "../../../../test-support/receiver.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
 forEachBackend("notifications", (ctx: () => Started) => {
@@ -342,6 +343,45 @@ forEachBackend("notifications", (ctx: () => Started) => {
       const config = await okAs(bob, "/v2/client/notifications/config/get", { organizationId: "org", documentIds: ["open"] })
       expect(config.data[0]).toMatchObject({ config: { inbox: "NONE", email: "MINE" }, metadata: { userId: "bob", documentId: "open" } })
       expect((await okAs(bob, "/v2/client/notifications/get", { organizationId: "org", view: "all" })).data).toEqual([])
+    })
+  })
+  describe("notification.add, to webhooks", () => {
+    let receiver: Receiver
+    beforeAll(async () => {
+      receiver = await startReceiver()
+    })
+    afterAll(() => receiver.close())
+
+    it("every notification made emits it once, with its data as notifications/get answers it; one made twice, once", async () => {
+      const creds = await workspace()
+      await ok(creds, "/v2/workspace/advancedwebhookconfig/update", { isEnabled: true })
+      const endpoint = (await ok(creds, "/v2/workspace/advancedwebhook/endpoints/create", { url: receiver.url, filterTypes: ["notification.add"] })).data
+      const { secret } = (await ok(creds, "/v2/workspace/advancedwebhook/endpoints/secret/get", { endpointId: endpoint.id })).data
+      const before = receiver.received.length
+      await ok(creds, "/v2/commentannotations/add", {
+        organizationId: "org",
+        documentId: "open",
+        commentAnnotations: [{ annotationId: "t1", commentData: [{ commentText: "hi @bob", from: user("ann"), taggedUserContacts: [mention("bob")], triggerNotification: true }] }]
+      })
+      const host = { organizationId: "org", documentId: "open", notificationId: "host-1", actionUser: user("host"), displayHeadlineMessageTemplate: "Deploy done", displayBodyMessage: "body", notifyUsers: [user("cat")], notifyAll: false }
+      await ok(creds, "/v2/notifications/add", host)
+      await ok(creds, "/v2/notifications/add", host)
+      // A comment that asks for no notification makes none, so emits none.
+      await ok(creds, "/v2/commentannotations/add", { organizationId: "org", documentId: "open", commentAnnotations: [{ annotationId: "t2", commentData: [{ commentText: "quiet", from: user("ann") }] }] })
+      const deadline = Date.now() + 5000
+      while (receiver.received.length < before + 2 && Date.now() < deadline) {
+        await ctx().atrium.runDue()
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      await ctx().atrium.runDue()
+      const bodies = receiver.received.slice(before).map((r) => verified(secret, r))
+      expect(bodies.map((b) => b.event)).toEqual(["notification.add", "notification.add"])
+      const stored = await ofDocument(creds, "open")
+      const [fromComment, fromHost] = [stored.find((n) => n.actionType === "comment_annotation.add")!, stored.find((n) => n.id === "host-1")!]
+      expect(bodies[0].data).toEqual(fromComment)
+      expect(bodies[0].data.notifyUsersByUserId).toEqual({ bob: true })
+      expect(bodies[1].data).toEqual(fromHost)
+      expect(bodies[1].data).toMatchObject({ id: "host-1", notifyUsersByUserId: { cat: true }, notifyAll: false })
     })
   })
 })
