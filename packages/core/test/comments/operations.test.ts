@@ -627,7 +627,7 @@ function describe_events(ctx: () => Started) {
     const { secret } = await call("/v2/workspace/advancedwebhook/endpoints/secret/get", { endpointId: endpoint.id })
     /** Runs what is due until `count` more deliveries arrived after `from`; their verified bodies. */
     const deliveredSince = async (from: number, count: number) => {
-      const deadline = Date.now() + 5000
+      const deadline = Date.now() + 20_000
       while (receiver.received.length < from + count && Date.now() < deadline) {
         await ctx().atrium.runDue()
         await sleep(10)

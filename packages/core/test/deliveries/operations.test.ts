@@ -33,8 +33,11 @@ forEachBackend("webhook deliveries", (ctx: () => Started) => {
     return { creds, endpointId: created.id as string, secret: secret as string }
   }
 
-  /** Runs due deliveries until `until` holds (retries wait out their delay in real time). */
-  const deliverUntil = async (until: () => boolean, timeoutMillis = 5000) => {
+  /**
+   * Runs due deliveries until `until` holds (retries wait out their delay in real time). The bound
+   * only stops a test whose delivery never comes: a loaded CI machine took over 5 s for one.
+   */
+  const deliverUntil = async (until: () => boolean, timeoutMillis = 20_000) => {
     const deadline = Date.now() + timeoutMillis
     while (!until()) {
       if (Date.now() > deadline) throw new Error("deliveries did not arrive in time")

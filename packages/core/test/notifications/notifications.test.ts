@@ -368,7 +368,7 @@ forEachBackend("notifications", (ctx: () => Started) => {
       await ok(creds, "/v2/notifications/add", host)
       // A comment that asks for no notification makes none, so emits none.
       await ok(creds, "/v2/commentannotations/add", { organizationId: "org", documentId: "open", commentAnnotations: [{ annotationId: "t2", commentData: [{ commentText: "quiet", from: user("ann") }] }] })
-      const deadline = Date.now() + 5000
+      const deadline = Date.now() + 20_000
       while (receiver.received.length < before + 2 && Date.now() < deadline) {
         await ctx().atrium.runDue()
         await new Promise((resolve) => setTimeout(resolve, 10))
