@@ -23,7 +23,10 @@ export interface RealtimeApi {
    * the first room. Entering a document already entered (and not left) gives the same room.
    */
   readonly enter: (organizationId: string, documentId: string) => Room
-  /** Each notification Atrium sends the user while a room is entered. */
+  /**
+   * Each new notification for the user, as their inbox (`notificationsGet`) shows it, while a
+   * listener is subscribed: the socket stays open while one is, room or not.
+   */
   readonly notifications: Topic<RealtimeNotification>
   readonly realtime: RealtimeStatus
 }
@@ -50,7 +53,7 @@ const keyOf = (organizationId: string, documentId: string) => JSON.stringify([or
 
 /**
  * The client's realtime socket (`<baseUrl>/v2/client/realtime?token=…`): opened when the first
- * room is entered, closed when the last is left, and reconnected after an unexpected close with
+ * room is entered or notification listener subscribes, closed when the last of them is gone, and reconnected after an unexpected close with
  * every room resubscribed where it stopped (`afterSeq`) and its presence sent again.
  */
 export const createRealtime = (options: {
@@ -81,6 +84,9 @@ export const createRealtime = (options: {
   let attempt = 0
   let nextId = 1
   let roomsMade = 0
+  let notificationListeners = 0
+  /** Whether the page wants the socket: a room entered, or someone listening for notifications. */
+  const wanted = () => rooms.size > 0 || notificationListeners > 0
 
   const setState = (next: RealtimeState) => {
     if (state === next) return
@@ -126,10 +132,10 @@ export const createRealtime = (options: {
       fresh = renewToken && token !== undefined ? await options.tokens.renew(token) : await options.tokens.current()
     } catch {
       // getToken failed (the host's backend unreachable?): try again later, as for a socket that failed.
-      if (mine === attempt && rooms.size > 0) scheduleRetry()
+      if (mine === attempt && wanted()) scheduleRetry()
       return
     }
-    if (mine !== attempt || rooms.size === 0) return
+    if (mine !== attempt || !wanted()) return
     renewToken = false
     token = fresh
     userId = subjectOf(fresh)
@@ -162,7 +168,7 @@ export const createRealtime = (options: {
       open = false
       forgetAnswers()
       for (const room of rooms.values()) room.disconnected()
-      if (rooms.size === 0) return setState("closed")
+      if (!wanted()) return setState("closed")
       setState(everOpen ? "reconnecting" : "connecting")
       if (wasOpen && (expired || closed.code === CloseCode.tokenExpired)) {
         // The token ran out under an open socket: a fresh one, and back at once.
@@ -177,7 +183,7 @@ export const createRealtime = (options: {
     }
   }
 
-  /** The last room left: the socket closes, and any attempt under way stops. */
+  /** The last room left and no notification listener: the socket closes, and any attempt under way stops. */
   const closeIdle = () => {
     clearTimeout(retry)
     retry = undefined
@@ -188,8 +194,20 @@ export const createRealtime = (options: {
     socket = undefined
     open = false
     forgetAnswers()
-    ws?.close(CloseCode.normal, "No room left.")
+    ws?.close(CloseCode.normal, "Nothing left to follow.")
     setState("closed")
+  }
+
+  /** Nothing wants the socket any more (no room, no notification listener, no leave pending): it closes. */
+  const closeIfIdle = () => {
+    if (!wanted() && leaving.size === 0 && state !== "closed") closeIdle()
+  }
+
+  /** Something wants the socket: opened if it is not. */
+  const ensureOpen = () => {
+    if (state !== "closed") return
+    setState("connecting")
+    void connect()
   }
 
   const send = (frame: Record<string, unknown>, answer?: (message: ServerMessage) => void, standingId?: string): boolean => {
@@ -211,7 +229,7 @@ export const createRealtime = (options: {
         const settle = () => {
           leaving.delete(settle)
           resolve()
-          if (rooms.size === 0 && leaving.size === 0 && state !== "closed") closeIdle()
+          closeIfIdle()
         }
         leaving.add(settle)
         // Only a room the page leaves is unsubscribed: a refused one has no subscription, a revoked one gets no more messages.
@@ -228,13 +246,25 @@ export const createRealtime = (options: {
       if (existing !== undefined) return existing.room
       const driver = createRoom(organizationId, documentId, `presence ${++roomsMade}`, link)
       rooms.set(key, driver)
-      if (state === "closed") {
-        setState("connecting")
-        void connect()
-      } else if (open) driver.subscribe()
+      if (state === "closed") ensureOpen()
+      else if (open) driver.subscribe()
       return driver.room
     },
-    notifications: { subscribe: notifications.subscribe },
+    notifications: {
+      subscribe: (listener) => {
+        const unsubscribe = notifications.subscribe(listener)
+        notificationListeners++
+        ensureOpen()
+        let subscribed = true
+        return () => {
+          if (!subscribed) return
+          subscribed = false
+          unsubscribe()
+          notificationListeners--
+          closeIfIdle()
+        }
+      }
+    },
     realtime: {
       get state() {
         return state
