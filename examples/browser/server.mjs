@@ -1,15 +1,21 @@
 // A web page where two demo users comment on a document through @atrium/browser: Ann may write,
-// Bob may only read. One node:http server serves the page, the host's token endpoint and Atrium.
+// Bob may only read; each sees who else is on the page, their cursors and new comments live, and
+// a bell counts their notifications. One node:http server serves the page, the host's token
+// endpoint and Atrium (its HTTP API and its realtime WebSocket).
 // Run: pnpm --filter @atrium/example-browser start   (PORT, DB_FILE), then open http://127.0.0.1:3000
+// With DATABASE_URL (PostgreSQL) instead of DB_FILE, start it twice on two ports (KEY_FILE shared):
+// users on either server see each other live.
 import { createAtriumClient, orThrow } from "@atrium/client"
 import { createAtrium } from "@atrium/core"
-import { toNodeListener } from "@atrium/node-http"
+import { attachRealtime, toNodeListener } from "@atrium/node-http"
+import { PgStorage } from "@atrium/sql-pg"
 import { SqliteStorage } from "@atrium/sql-sqlite"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 
 const dbFile = process.env.DB_FILE ?? ".data/example.db"
-const atrium = createAtrium({ storage: SqliteStorage.layer({ filename: dbFile }) })
+const databaseUrl = process.env.DATABASE_URL
+const atrium = createAtrium({ storage: databaseUrl ? PgStorage.layer({ url: databaseUrl }) : SqliteStorage.layer({ filename: dbFile }) })
 
 // The host's own users, and the role each has on the document: a real app has its accounts and rules.
 const users = {
@@ -26,7 +32,7 @@ const serverApi = (credentials) =>
 
 // The API key this backend calls Atrium with. A real host keeps it in its secrets; the demo makes a
 // workspace at its first start and keeps the key beside the database.
-const keyFile = `${dbFile}.key.json`
+const keyFile = process.env.KEY_FILE ?? `${dbFile}.key.json`
 if (!existsSync(keyFile)) {
   const created = await orThrow(serverApi().workspaceCreate({ ownerEmail: "demo@example.com" }))
   const [apiKey, { authToken }] = Object.entries(created.data.apiKeyList)[0]
@@ -69,8 +75,13 @@ const server = createServer(async (req, res) => {
   }
   api(req, res) // Atrium, on this origin: the page's calls to /v2/client/… need no CORS
 })
+// The realtime WebSocket (/v2/client/realtime) on the same server: presence, live changes, notifications.
+const realtime = attachRealtime(server, atrium)
 
 server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () => {
   console.log(`example listening on http://127.0.0.1:${server.address().port}`)
 })
-process.once("SIGTERM", () => server.close(() => atrium.dispose().then(() => process.exit(0))))
+process.once("SIGTERM", async () => {
+  await realtime.close()
+  server.close(() => atrium.dispose().then(() => process.exit(0)))
+})
