@@ -1,7 +1,9 @@
 // Bare baseline for bench/realtime.mjs: node:http + `ws`, no storage, no checks. Any token is
 // accepted; `subscribe` is answered `subscribed` at once; POST /broadcast with an `event` message as
 // its body sends it to every socket subscribed to that document, with a new seq and the time of
-// receipt as its `event.timestamp` (what Atrium's commit time is to its subscribers).
+// receipt as its `event.timestamp` (what Atrium's commit time is to its subscribers). A `presence`
+// frame is relayed at once to every other socket on its document as Atrium's `presence` message
+// (the token stands for the user).
 import { createServer } from "node:http"
 import { WebSocketServer } from "ws"
 
@@ -25,10 +27,18 @@ const server = createServer((req, res) => {
   })
 })
 const wss = new WebSocketServer({ server, maxPayload: 16 * 1024 })
-wss.on("connection", (ws) => {
+wss.on("connection", (ws, req) => {
   const mine = new Set()
+  const userId = new URL(req.url, "http://bare").searchParams.get("token")
+  const user = { userId, name: null, email: null }
   ws.on("message", (data) => {
     const frame = JSON.parse(data.toString())
+    if (frame.type === "presence") {
+      const key = `${frame.organizationId}/${frame.documentId}`
+      const text = JSON.stringify({ type: "presence", organizationId: frame.organizationId, documentId: frame.documentId, userId, user, status: "online", data: frame.data })
+      for (const other of documents.get(key) ?? []) if (other !== ws) other.send(text)
+      return
+    }
     if (frame.type !== "subscribe") return
     const key = `${frame.organizationId}/${frame.documentId}`
     if (!documents.has(key)) documents.set(key, new Set())

@@ -2,6 +2,7 @@
 //   [--scenarios fanout,cross,idle,presence] [--sockets 1000] [--rate 10] [--duration 30] [--warmup 3]
 //   [--ramp 20,40,80,160,320,640] [--step 5] [--cross-sockets 500] [--idle 10000] [--client-processes 2]
 //   [--sources 4] [--pg-url postgres://postgres@127.0.0.1:5432/postgres]
+//   [--presence-users 200] [--presence-hz 20] [--presence-seconds 10]
 // Every server runs in its own process pinned to core 0 (in "cross", server B on core 1); the
 // sockets run in --client-processes processes of their own (bench/realtime-clients.mjs) and the
 // writer in this one, both on core 1. Scenarios, each beside its baseline in the same run:
@@ -15,8 +16,12 @@
 //   A: p99 on B (across servers) against p99 on A (same server).
 // - idle: --idle subscribed sockets on one `atrium serve` (SQLite), and on the bare server: RSS and
 //   heap (after GC, bench/memory-probe.mjs) before and after, per connection.
-// - presence: 200 users sending cursor presence at 20 Hz on one document (not measured yet: the
-//   presence frames are not served; see docs/benchmarks.md, "Realtime").
+// - presence: --presence-users users on one document (atrium serve, SQLite), each page sending its
+//   cursor as a presence frame --presence-hz times a second for --presence-seconds s; every other
+//   user's page receives it. Latency is receipt − the send time the cursor carries. Baseline: the
+//   bare `ws` server relaying each frame to the document's other sockets at once (no coalescing,
+//   no storage). Atrium passes a user's cursor on at most every 50 ms (20 Hz) and writes it at most
+//   once a second.
 import { execFileSync, fork } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -37,7 +42,10 @@ const { values: args } = parseArgs({
     idle: { type: "string", default: "10000" },
     "client-processes": { type: "string", default: "2" },
     sources: { type: "string", default: "4" },
-    "pg-url": { type: "string", default: PG_ADMIN_URL }
+    "pg-url": { type: "string", default: PG_ADMIN_URL },
+    "presence-users": { type: "string", default: "200" },
+    "presence-hz": { type: "string", default: "20" },
+    "presence-seconds": { type: "string", default: "10" }
   }
 })
 const scenarios = args.scenarios.split(",")
@@ -395,7 +403,74 @@ if (scenarios.includes("idle")) {
 }
 
 if (scenarios.includes("presence")) {
-  console.log("\n## presence: 200 users sending cursor presence at 20 Hz on one document\n\nNOT MEASURED: presence frames are not served yet (a `presence` frame is answered INVALID_ARGUMENT).")
+  const users = Number(args["presence-users"])
+  const hz = Number(args["presence-hz"])
+  const seconds = Number(args["presence-seconds"])
+  console.log(`\n## presence: ${users} users sending cursor presence at ${hz} Hz on one document for ${seconds} s\n`)
+  const database = await benchDatabase("sqlite")
+  const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "warn" }
+  const rows = []
+  /** The users' cursors for `seconds` (after a warm-up of the same), then the wait until every page stopped receiving. */
+  const measure = async (name, server, tokens) => {
+    const opened = await openSockets(server.url, tokens, Number(args["client-processes"]))
+    try {
+      await Promise.all(opened.clients.map((c) => c.call("presence", { hz, seconds: Number(args.warmup) })))
+      await sleep(1000)
+      await Promise.all(opened.clients.map((c) => c.call("reset")))
+      const cpu0 = cpuMs(server.child.pid)
+      const t0 = Date.now()
+      const sent = (await Promise.all(opened.clients.map((c) => c.call("presence", { hz, seconds })))).reduce((n, r) => n + r.sent, 0)
+      let last = -1
+      for (let quiet = 0; quiet < 1000;) {
+        const received = (await Promise.all(opened.clients.map((c) => c.call("count")))).reduce((n, c) => n + c.received, 0)
+        quiet = received === last ? quiet + 100 : 0
+        last = received
+        await sleep(100)
+      }
+      const reports = await Promise.all(opened.clients.map((c) => c.call("report")))
+      const latencies = reports.flatMap((r) => r.latencies)
+      const lastAt = Math.max(...reports.map((r) => r.lastAt))
+      const cpu = cpuMs(server.child.pid) - cpu0
+      const elapsed = Math.max(lastAt - t0, seconds * 1000)
+      rows.push({
+        name,
+        sent,
+        offered: sent * (users - 1),
+        received: latencies.length,
+        deliveredPerSecond: latencies.length / (elapsed / 1000),
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: maxOf(latencies),
+        cpuPercent: (100 * cpu) / elapsed,
+        cpuMicrosPerMessage: (1000 * cpu) / Math.max(1, latencies.length)
+      })
+    } finally {
+      await opened.close()
+    }
+  }
+  try {
+    const creds = createWorkspace(env)
+    const atrium = await nodeServer(cli, env)
+    try {
+      await createDocument(atrium.url, creds)
+      await measure("atrium serve (SQLite)", atrium, await tokensFor(atrium.url, creds, users, "cursor"))
+    } finally {
+      await stopServer(atrium)
+    }
+    const bare = await nodeServer(join(root, "bench/raw-broadcast-server.mjs"), env)
+    try {
+      await measure("bare ws relay", bare, Array.from({ length: users }, (_, i) => `u${i}`))
+    } finally {
+      await stopServer(bare)
+    }
+  } finally {
+    await database.drop()
+  }
+  console.log("| server | frames sent | messages received / sent × (users − 1) | delivered/s | latency p50 / p99 / max ms | server CPU | server CPU µs/message |\n|---|---:|---:|---:|---:|---:|---:|")
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${fmt(r.sent)} | ${fmt(r.received)} / ${fmt(r.offered)} | ${fmt(r.deliveredPerSecond)} | ${r.p50} / ${r.p99} / ${r.max} | ${fmt(r.cpuPercent)} % | ${fmt(r.cpuMicrosPerMessage, 1)} |`)
+  }
+  results.presence = rows
 }
 
 console.log(`\nnode ${process.version}; load average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`)
