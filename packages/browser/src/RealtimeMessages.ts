@@ -36,7 +36,15 @@ interface OnDocument {
 }
 
 export type ServerMessage =
-  | OnDocument & { readonly type: "subscribed"; readonly id?: number; readonly presence: ReadonlyArray<PresenceEntry> }
+  | OnDocument & {
+    readonly type: "subscribed"
+    readonly id?: number
+    /** The document's last event when subscribed: a room that has seen none resumes after it. */
+    readonly seq?: number
+    /** Since when the document's changes have been logged without a break: said back on a resume. */
+    readonly since?: number
+    readonly presence: ReadonlyArray<PresenceEntry>
+  }
   | OnDocument & { readonly type: "unsubscribed"; readonly id?: number }
   | { readonly type: "error"; readonly id?: number; readonly status: string; readonly message: string }
   | OnDocument & { readonly type: "event"; readonly seq: number; readonly event: Omit<RoomEvent, "seq"> }

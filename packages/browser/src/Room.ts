@@ -81,7 +81,7 @@ export interface RoomLink {
 export interface RoomDriver {
   readonly room: Room
   readonly presenceId: string
-  /** Sends its subscribe (with `afterSeq` once it has seen an event). */
+  /** Sends its subscribe (resuming: with `afterSeq` and `since`, once it has a seq). */
   readonly subscribe: () => void
   /** A message about its document. */
   readonly receive: (message: ServerMessage) => void
@@ -99,6 +99,8 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
   let error: AtriumError | undefined
   let revokedReason: string | undefined
   let lastSeq: number | undefined
+  /** The last `subscribed`'s `since`: said back on a resume, so Atrium can tell whether its log has a gap. */
+  let since: number | undefined
   /** Dropped since the last `subscribed`: the next one is a resubscribe. */
   let resubscribing = false
   let others: ReadonlyArray<PresenceEntry> = []
@@ -137,8 +139,8 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
     mine = own && lastUpdate ? { ...own, data: lastUpdate.data, status: lastUpdate.status ?? own.status } : own ?? mine
     // A room that had seen no event when its socket dropped cannot say where to resume: it may have missed some.
     const unknownGap = resubscribing && lastSeq === undefined
-    const seq = (message as { seq?: unknown }).seq
-    if (lastSeq === undefined && typeof seq === "number") lastSeq = seq
+    if (lastSeq === undefined && typeof message.seq === "number") lastSeq = message.seq
+    if (typeof message.since === "number") since = message.since
     resubscribing = false
     state = "entered"
     settle({})
@@ -253,7 +255,8 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
     presenceId,
     subscribe: () => {
       if (!live()) return
-      link.send({ type: "subscribe", ...where, ...(resubscribing && lastSeq !== undefined && { afterSeq: lastSeq }) }, (answer) => {
+      const resume = resubscribing && lastSeq !== undefined ? { afterSeq: lastSeq, ...(since !== undefined && { since }) } : {}
+      link.send({ type: "subscribe", ...where, ...resume }, (answer) => {
         if (answer.type === "subscribed") onSubscribed(answer)
         else if (answer.type === "error") onRefused(answer)
       })

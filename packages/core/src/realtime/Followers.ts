@@ -48,7 +48,7 @@ export class Followers extends Effect.Service<Followers>()("@atrium/core/Realtim
           local.set(apiKey, count + 1)
           if (count > 0) return Effect.void
           return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            Effect.zipRight(repo.follow(serverId, [apiKey], now + FOLLOW_TTL_MILLIS), feed.publish({ kind: "follow", apiKey })))
+            Effect.zipRight(repo.follow(serverId, [apiKey], now, now + FOLLOW_TTL_MILLIS), feed.publish({ kind: "follow", apiKey })))
         }),
       /**
        * A subscriber of the key here is gone. After the last one the key stays followed until its
@@ -67,12 +67,15 @@ export class Followers extends Effect.Service<Followers>()("@atrium/core/Realtim
       followedElsewhere: (apiKey: string) => Effect.sync(() => void remote.keys.add(apiKey)),
       /** Renews this server's follows and forgets those of servers gone (every FOLLOW_RENEW_MILLIS while it serves). */
       renew: Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.zipRight(repo.follow(serverId, [...local.keys()], now + FOLLOW_TTL_MILLIS), repo.forgetExpiredFollows(now))),
-      /** This server stops: its follows go at once. */
-      stop: Effect.suspend(() => {
-        local.clear()
-        return repo.unfollow(serverId)
-      })
+        Effect.zipRight(repo.follow(serverId, [...local.keys()], now, now + FOLLOW_TTL_MILLIS), repo.forgetExpiredFollows(now))),
+      /** Since when the key's changes have been logged without a break (the run of follows live now). */
+      since: (apiKey: string) => Effect.flatMap(Clock.currentTimeMillis, (now) => repo.followedSince(apiKey, now)),
+      /**
+       * This server stops: it renews nothing more, and its follows run out as a lost connection's
+       * would (FOLLOW_TTL_MILLIS), so the users it served, reconnecting to another server (a
+       * rolling deploy), resume without loss.
+       */
+      stop: Effect.sync(() => local.clear())
     }
   })
 }) {}

@@ -11,7 +11,16 @@ export type FrameId = string | number | undefined
 
 /** What a client sends (spec client-api.md, "Realtime"), decoded. */
 export type ClientFrame =
-  | { readonly type: "subscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string; readonly afterSeq: number | undefined }
+  | {
+    readonly type: "subscribe"
+    readonly id: FrameId
+    readonly organizationId: string
+    readonly documentId: string
+    /** Resuming: the seq of the last event received. */
+    readonly afterSeq: number | undefined
+    /** Resuming: the `since` of the `subscribed` answer the client had (the run of follows it was in). */
+    readonly since: number | undefined
+  }
   | { readonly type: "unsubscribe"; readonly id: FrameId; readonly organizationId: string; readonly documentId: string }
   | {
     readonly type: "presence"
@@ -64,7 +73,11 @@ export const decodeFrame = (text: string): Either.Either<ClientFrame, RefusedFra
       if (afterSeq !== undefined && !(Number.isSafeInteger(afterSeq) && (afterSeq as number) >= 0)) {
         return refuse("subscribe: \"afterSeq\" must be the seq of the last event received (an integer, 0 or more).")
       }
-      return Either.right({ type, id, organizationId, documentId, afterSeq: afterSeq as number | undefined })
+      const since = frame.since
+      if (since !== undefined && !(Number.isSafeInteger(since) && (since as number) >= 0)) {
+        return refuse("subscribe: \"since\" must be the since of the last subscribed answer (an integer, 0 or more).")
+      }
+      return Either.right({ type, id, organizationId, documentId, afterSeq: afterSeq as number | undefined, since: since as number | undefined })
     }
     case "unsubscribe":
       return Either.right({ type, id, organizationId, documentId })

@@ -372,26 +372,38 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         const ref: DocumentRef = { apiKey: caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId }
         yield* access.require(questionOf(caller, frame.organizationId, frame.documentId), "viewer")
         const key = keyOf(ref)
-        const subscribedWith = (present: ReadonlyArray<unknown>) =>
+        /** `seq`: the document's last event; `since`: since when its key's changes have been logged unbroken (what a resume says back). */
+        const subscribedWith = (present: ReadonlyArray<unknown>, seq: number, since: number | undefined) =>
           JSON.stringify({
             type: "subscribed",
             ...(frame.id !== undefined && { id: frame.id }),
             organizationId: frame.organizationId,
             documentId: frame.documentId,
+            seq,
+            ...(since !== undefined && { since }),
             presence: present
           })
-        if (session.subscriptions.has(key)) return send(session, subscribedWith(yield* presence.list(ref)))
+        const existing = session.subscriptions.get(key)
+        if (existing !== undefined) {
+          return send(session, subscribedWith(yield* presence.list(ref), existing.seq, yield* followers.since(caller.apiKey)))
+        }
         // Followed before the log's last number is read: every change committed after it is logged.
         yield* followers.add(caller.apiKey)
         const last = yield* log.lastSeq(ref)
+        const since = yield* followers.since(caller.apiKey)
         if (!session.open) return yield* followers.remove(caller.apiKey)
-        const subscription: Subscription = { document: ref, seq: frame.afterSeq !== undefined && frame.afterSeq < last ? frame.afterSeq : last, present: true }
+        // A resume from a run of follows that has ended since: changes made while nobody followed
+        // the key were never logged, so the log cannot say what was missed.
+        const broken = frame.afterSeq !== undefined && frame.since !== undefined && since !== undefined && since > frame.since
+        const resumeFrom = frame.afterSeq !== undefined && frame.afterSeq < last && !broken ? frame.afterSeq : last
+        const subscription: Subscription = { document: ref, seq: resumeFrom, present: true }
         session.subscriptions.set(key, subscription)
         // On the list before it is read, so the answer lists the user (spec); a second connection of the user shares its entry.
         if (!presence.holds(ref, caller.userId)) yield* presence.enter(ref, userOf(caller), { status: "online", data: null }, session.origin)
-        const subscribed = subscribedWith(yield* presence.list(ref))
+        const subscribed = subscribedWith(yield* presence.list(ref), last, since)
         if (!session.open) return
         send(session, subscribed)
+        if (broken) send(session, JSON.stringify({ type: "resync", organizationId: ref.organizationId, documentId: ref.documentId, seq: last }))
         if (!session.open) return
         // Only now among the document's sessions, so no event precedes the answer; the pump serves what it is behind.
         const doc = documents.get(key) ?? { ref, sessions: new Set<Session>(), joined: new Set<Session>(), lastRead: last, reading: false, readAgain: false }

@@ -36,10 +36,17 @@ export class RealtimeLogRepo extends Context.Tag("@atrium/core/RealtimeLogRepo")
   readonly lastSeq: (document: DocumentRef) => Effect.Effect<number>
   /** Deletes the events logged before `at`; how many. Documents keep their numbers. */
   readonly pruneBefore: (at: number) => Effect.Effect<number>
-  /** This server follows these keys until `expiresAt` (renewed by calling it again). */
-  readonly follow: (serverId: string, apiKeys: ReadonlyArray<string>, expiresAt: number) => Effect.Effect<void>
-  /** This server no longer follows these keys (all of them, when undefined: it stops). */
-  readonly unfollow: (serverId: string, apiKeys?: ReadonlyArray<string>) => Effect.Effect<void>
+  /**
+   * This server follows these keys from `now` until `expiresAt` (renewed by calling it again). A
+   * row joins the key's unbroken run of follows: it takes the run's start (`followedSince`) while
+   * some row of the key is live at `now`, else starts a run at `now`.
+   */
+  readonly follow: (serverId: string, apiKeys: ReadonlyArray<string>, now: number, expiresAt: number) => Effect.Effect<void>
+  /**
+   * Since when the key's changes have been logged without a break: the start of the run of follows
+   * live at `now`; undefined when none is.
+   */
+  readonly followedSince: (apiKey: string, now: number) => Effect.Effect<number | undefined>
   /** The keys some server follows at `now` (a read only: writers ask it inside their transactions). */
   readonly followedKeys: (now: number) => Effect.Effect<ReadonlyArray<string>>
   /** Deletes follows past their time (a server that stopped without saying so). */

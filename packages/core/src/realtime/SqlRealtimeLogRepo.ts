@@ -56,14 +56,19 @@ export const SqlRealtimeLogRepo = Layer.effect(
       lastSeq,
       pruneBefore: (at) =>
         sql`DELETE FROM realtime_events WHERE at < ${at} RETURNING seq`.pipe(mapRows((rows) => rows.length)),
-      follow: (serverId, apiKeys, expiresAt) =>
-        apiKeys.length === 0 ? Effect.void : sql`INSERT INTO realtime_followers ${
-          sql.insert(apiKeys.map((apiKey) => ({ server_id: serverId, api_key: apiKey, expires_at: expiresAt })))
-        } ON CONFLICT (server_id, api_key) DO UPDATE SET expires_at = excluded.expires_at`.pipe(ignoreRows),
-      unfollow: (serverId, apiKeys) =>
-        apiKeys !== undefined && apiKeys.length === 0 ? Effect.void : sql`DELETE FROM realtime_followers WHERE ${
-          sql.and([sql`server_id = ${serverId}`, ...(apiKeys === undefined ? [] : [sql.in("api_key", apiKeys)])])
-        }`.pipe(ignoreRows),
+      // One statement per key: its run's start is read from the key's other live rows as it is written.
+      follow: (serverId, apiKeys, now, expiresAt) =>
+        Effect.forEach(apiKeys, (apiKey) =>
+          sql`INSERT INTO realtime_followers (server_id, api_key, expires_at, followed_at)
+            SELECT ${serverId}, ${apiKey}, ${expiresAt},
+              COALESCE((SELECT MIN(followed_at) FROM realtime_followers WHERE api_key = ${apiKey} AND expires_at > ${now}), ${now})
+            WHERE 1 = 1
+            ON CONFLICT (server_id, api_key) DO UPDATE SET expires_at = excluded.expires_at,
+              followed_at = CASE WHEN realtime_followers.expires_at > ${now} THEN realtime_followers.followed_at ELSE excluded.followed_at END`.pipe(ignoreRows), { discard: true }),
+      followedSince: (apiKey, now) =>
+        sql`SELECT MIN(followed_at) AS since FROM realtime_followers WHERE api_key = ${apiKey} AND expires_at > ${now}`.pipe(
+          mapRows((rows: ReadonlyArray<{ since: IntegerColumn | null }>) => rows[0]?.since == null ? undefined : num(rows[0].since))
+        ),
       // A read only: it runs inside writers' transactions (Events asks whether a key is followed).
       followedKeys: (now) =>
         sql`SELECT DISTINCT api_key FROM realtime_followers WHERE expires_at > ${now} ORDER BY api_key`.pipe(

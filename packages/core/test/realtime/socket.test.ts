@@ -8,11 +8,13 @@
 import { attachRealtime, toNodeListener } from "@atrium/node-http"
 import { PgStorage } from "@atrium/sql-pg"
 import { testDatabase } from "@atrium/sql-pg/testing"
+import * as Effect from "effect/Effect"
 import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listen } from "../../../../test-support/backends.js"
 import { serveAtrium, type HttpAtrium } from "../../../../test-support/HttpAtrium.js"
 import { openSocket as open, refusal } from "../../../../test-support/RealtimeClient.js"
+import { RealtimeLogRepo } from "../../src/realtime/RealtimeLogRepo.js"
 import { createTestWorkspace, httpClient, type TestClient, type TestCredentials, testAtrium } from "../../src/testing/index.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -137,6 +139,42 @@ for (const storage of ["sqlite", "postgres"] as const) {
       const missed = await back.next((m) => m.type === "event")
       expect([missed.seq, missed.event.data.commentAnnotation.annotationId]).toEqual([seen.seq + 1, "a2"])
       back.ws.close()
+    })
+
+    it("tells a client resuming after its key went unfollowed to resync: what changed meanwhile was never logged", async () => {
+      const own = await createTestWorkspace(client)
+      const post = async (path: string, data: unknown) => (await client.post(path, data, own.headers)).body.result.data
+      const { token } = await post("/v2/auth/generate_token", { userId: "ann", userProperties: { name: "ann", email: "ann@example.com" }, permissions: { resources: [] } })
+      const add = (annotationId: string) =>
+        post("/v2/commentannotations/add", { ...doc, createOrganization: true, createDocument: true, commentAnnotations: [{ annotationId, commentData: [{ commentText: annotationId, from: { userId: "bo" } }] }] })
+      await add("b0")
+      const first = await open(wsUrl(token))
+      first.send({ type: "subscribe", ...doc })
+      const subscribed = await first.next((m) => m.type === "subscribed")
+      expect(subscribed).toMatchObject({ seq: 0, since: expect.any(Number) })
+      first.ws.terminate()
+      await first.closed
+      await sleep(300)
+      // The key's follows run out (as 30 s without a socket of the key would) and the servers' cache of them (1 s).
+      await served.atrium.runtime.runPromise(Effect.flatMap(RealtimeLogRepo, (log) => log.forgetExpiredFollows(Date.now() + 60_000)))
+      await sleep(1_200)
+      await add("b1") // not logged: nobody follows the key
+      const back = await open(wsUrl(token))
+      back.send({ type: "subscribe", ...doc, afterSeq: subscribed.seq, since: subscribed.since })
+      const again = await back.next((m) => m.type === "subscribed")
+      expect(again.since).toBeGreaterThan(subscribed.since)
+      expect(await back.next((m) => m.type === "resync")).toEqual({ type: "resync", ...doc, seq: again.seq })
+      // A resume within the run goes on as before: the next change arrives, with no resync.
+      await add("b2")
+      expect((await back.next((m) => m.type === "event")).event.data.commentAnnotation.annotationId).toBe("b2")
+      const third = await open(wsUrl(token))
+      third.send({ type: "subscribe", ...doc, afterSeq: again.seq, since: again.since })
+      await third.next((m) => m.type === "subscribed")
+      expect((await third.next((m) => m.type === "event")).event.data.commentAnnotation.annotationId).toBe("b2")
+      await sleep(200)
+      expect(third.received.filter((m) => m.type === "resync")).toEqual([])
+      back.ws.close()
+      third.ws.close()
     })
 
     it("sends a restricted thread's events only to the users it lists", async () => {

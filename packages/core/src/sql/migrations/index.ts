@@ -18,6 +18,7 @@ import allowedDomainsByDomain from "./0016_allowed_domains_by_domain.js"
 import realtimeLog from "./0017_realtime_log.js"
 import presenceLive from "./0018_presence_live.js"
 import notifications from "./0019_notifications.js"
+import realtimeFollowChain from "./0020_realtime_follow_chain.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -46,7 +47,8 @@ export const migrationRecord = {
   "0016_allowed_domains_by_domain": allowedDomainsByDomain,
   "0017_realtime_log": realtimeLog,
   "0018_presence_live": presenceLive,
-  "0019_notifications": notifications
+  "0019_notifications": notifications,
+  "0020_realtime_follow_chain": realtimeFollowChain
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -42,24 +42,41 @@ export const cases: StorageCases = (it, expect) => {
       expect((yield* log.since(doc, 0, 10)).map((e) => `${e.seq}:${e.type}`)).toEqual(["1:a", "2:c"])
     }))
 
-  it.effect("RealtimeLogRepo: followers per server, renewed, expired, stopped", () =>
+  it.effect("RealtimeLogRepo: followers per server, renewed, expired", () =>
     Effect.gen(function*() {
       const log = yield* RealtimeLogRepo
       const [a, b, c] = [unique("key"), unique("key"), unique("key")]
       const [s1, s2] = [unique("server"), unique("server")]
       const mine = (keys: ReadonlyArray<string>) => keys.filter((key) => [a, b, c].includes(key))
-      yield* log.follow(s1, [a, b], T0 + 100)
-      yield* log.follow(s2, [b], T0 + 100)
+      yield* log.follow(s1, [a, b], T0, T0 + 100)
+      yield* log.follow(s2, [b], T0, T0 + 100)
       expect(mine(yield* log.followedKeys(T0))).toEqual([a, b].sort())
-      yield* log.follow(s1, [a], T0 + 300) // renewed
-      yield* log.follow(s2, [c], T0 + 300)
+      yield* log.follow(s1, [a], T0 + 50, T0 + 300) // renewed
+      yield* log.follow(s2, [c], T0 + 50, T0 + 300)
       expect(mine(yield* log.followedKeys(T0 + 200))).toEqual([a, c].sort())
-      yield* log.unfollow(s1, [a])
-      expect(mine(yield* log.followedKeys(T0 + 200))).toEqual([c])
-      yield* log.unfollow(s2)
+      yield* log.forgetExpiredFollows(T0 + 400)
       expect(mine(yield* log.followedKeys(T0 + 200))).toEqual([])
-      yield* log.follow(s1, [b], T0 + 100)
-      yield* log.forgetExpiredFollows(T0 + 200)
-      expect(mine(yield* log.followedKeys(T0))).toEqual([])
+    }))
+
+  it.effect("RealtimeLogRepo: a key's unbroken run of follows, across servers, and a new one after a break", () =>
+    Effect.gen(function*() {
+      const log = yield* RealtimeLogRepo
+      const key = unique("key")
+      const [s1, s2] = [unique("server"), unique("server")]
+      expect(yield* log.followedSince(key, T0)).toBeUndefined()
+      yield* log.follow(s1, [key], T0, T0 + 30)
+      expect(yield* log.followedSince(key, T0 + 10)).toBe(T0)
+      // Renewed in time: the run goes on.
+      yield* log.follow(s1, [key], T0 + 20, T0 + 50)
+      expect(yield* log.followedSince(key, T0 + 40)).toBe(T0)
+      // Another server joins while s1's row lives: it takes the run's start, and keeps it after s1's row ran out.
+      yield* log.follow(s2, [key], T0 + 40, T0 + 100)
+      expect(yield* log.followedSince(key, T0 + 60)).toBe(T0)
+      // Nobody for a while (every row ran out): a follow then starts a new run, and so does s2 renewing late.
+      expect(yield* log.followedSince(key, T0 + 200)).toBeUndefined()
+      yield* log.follow(s1, [key], T0 + 200, T0 + 230)
+      expect(yield* log.followedSince(key, T0 + 210)).toBe(T0 + 200)
+      yield* log.follow(s2, [key], T0 + 300, T0 + 330)
+      expect(yield* log.followedSince(key, T0 + 310)).toBe(T0 + 300)
     }))
 }
