@@ -6,14 +6,12 @@
  * the SDK asks once more and makes the three calls again), then a fresh one. The page, the
  * host's endpoint and Atrium share an origin, as an app served beside Atrium would.
  */
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync } from "node:fs"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
-import { type Host, startHost } from "./host.js"
+import { bundlePath as bundle, type Host, pageRoutes, startHost } from "./host.js"
 
-const bundle = join(__dirname, "..", "dist", "index.js")
 const found = hasChromium("browser.test.ts")
 
 const page = `<!doctype html>
@@ -51,25 +49,8 @@ describe.runIf(found)("@atrium/browser in Chromium", () => {
 
   beforeAll(async () => {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run pnpm -s build`)
-    host = await startHost((req, res) => {
-      const answer = (type: string, body: string | Buffer | Promise<string>) => {
-        void Promise.resolve(body).then((text) => res.writeHead(200, { "content-type": type }).end(text))
-        return true
-      }
-      switch (req.url) {
-        case "/":
-          return answer("text/html", page)
-        case "/favicon.ico":
-          return answer("image/x-icon", "")
-        case "/atrium-browser.js":
-          return answer("text/javascript", readFileSync(bundle))
-        case "/host/atrium-token":
-          // The host's backend: the first token it gives has already expired, the next ones are fresh.
-          return answer("text/plain", tokensGiven++ === 0 ? host.tokenIssuedAgo("ann", 120, 60) : host.token("ann"))
-        default:
-          return false
-      }
-    })
+    // The host's backend: the first token it gives has already expired, the next ones are fresh.
+    host = await startHost(pageRoutes(page, () => tokensGiven++ === 0 ? host.tokenIssuedAgo("ann", 120, 60) : host.token("ann")))
     browser = await launchChromium()
   }, 60_000)
 

@@ -7,7 +7,9 @@ import { type AtriumClient, createAtriumClient, orThrow } from "@atrium/client"
 import { Tokens } from "@atrium/core"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { readFileSync } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { join } from "node:path"
 import { type HttpAtrium, serveAtrium } from "../../../test-support/HttpAtrium.js"
 
 export interface Host extends HttpAtrium {
@@ -71,3 +73,30 @@ const clockAt = (millis: number): Clock.Clock => ({
   currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n),
   sleep: () => Effect.void
 })
+
+/** The built SDK, as the test pages import it. */
+export const bundlePath = join(__dirname, "..", "dist", "index.js")
+
+/**
+ * The routes of a test page's host: `/` the page, `/atrium-browser.js` the built SDK, and
+ * `/host/atrium-token?user=` the host's token endpoint, answering what `tokenFor(user)` gives.
+ */
+export const pageRoutes = (page: string, tokenFor: (user: string) => Promise<string>) => (req: IncomingMessage, res: ServerResponse): boolean => {
+  const answer = (type: string, body: string | Buffer | Promise<string>) => {
+    void Promise.resolve(body).then((text) => res.writeHead(200, { "content-type": type }).end(text))
+    return true
+  }
+  const url = new URL(req.url ?? "/", "http://host")
+  switch (url.pathname) {
+    case "/":
+      return answer("text/html", page)
+    case "/favicon.ico":
+      return answer("image/x-icon", "")
+    case "/atrium-browser.js":
+      return answer("text/javascript", readFileSync(bundlePath))
+    case "/host/atrium-token":
+      return answer("text/plain", tokenFor(url.searchParams.get("user") ?? "ann"))
+    default:
+      return false
+  }
+}

@@ -5,14 +5,12 @@
  * one as the inbox shows it, and reads and marks its inbox with the typed calls.
  */
 import { orThrow } from "@atrium/client"
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync } from "node:fs"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
-import { type Host, startHost } from "./host.js"
+import { bundlePath as bundle, type Host, pageRoutes, startHost } from "./host.js"
 
-const bundle = join(__dirname, "..", "dist", "index.js")
 const found = hasChromium("notifications.test.ts")
 
 const page = `<!doctype html>
@@ -47,25 +45,7 @@ describe.runIf(found)("@atrium/browser's notifications in Chromium", () => {
 
   beforeAll(async () => {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run pnpm -s build`)
-    host = await startHost((req, res) => {
-      const answer = (type: string, body: string | Buffer | Promise<string>) => {
-        void Promise.resolve(body).then((text) => res.writeHead(200, { "content-type": type }).end(text))
-        return true
-      }
-      const url = new URL(req.url ?? "/", "http://host")
-      switch (url.pathname) {
-        case "/":
-          return answer("text/html", page)
-        case "/favicon.ico":
-          return answer("image/x-icon", "")
-        case "/atrium-browser.js":
-          return answer("text/javascript", readFileSync(bundle))
-        case "/host/atrium-token":
-          return answer("text/plain", host.token(url.searchParams.get("user") ?? "ann"))
-        default:
-          return false
-      }
-    }, { storage: "sqlite", realtime: true })
+    host = await startHost(pageRoutes(page, (user) => host.token(user)), { storage: "sqlite", realtime: true })
     browser = await launchChromium()
   }, 60_000)
 

@@ -10,14 +10,12 @@ import { orThrow } from "@atrium/client"
 import { RealtimeLogRepo } from "@atrium/core"
 import { directClient } from "@atrium/core/testing"
 import * as Effect from "effect/Effect"
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync } from "node:fs"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hasChromium, launchChromium } from "../../../test-support/Chromium.js"
-import { type Host, startHost } from "./host.js"
+import { bundlePath as bundle, type Host, pageRoutes, startHost } from "./host.js"
 
-const bundle = join(__dirname, "..", "dist", "index.js")
 const found = hasChromium("rooms.test.ts")
 
 /**
@@ -102,28 +100,7 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
 
   beforeAll(async () => {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run pnpm -s build`)
-    host = await startHost((req, res) => {
-      const answer = (type: string, body: string | Buffer | Promise<string>) => {
-        void Promise.resolve(body).then((text) => res.writeHead(200, { "content-type": type }).end(text))
-        return true
-      }
-      const url = new URL(req.url ?? "/", "http://host")
-      switch (url.pathname) {
-        case "/":
-          return answer("text/html", page)
-        case "/favicon.ico":
-          return answer("image/x-icon", "")
-        case "/atrium-browser.js":
-          return answer("text/javascript", readFileSync(bundle))
-        case "/host/atrium-token": {
-          const user = url.searchParams.get("user") ?? "ann"
-          const special = firstTokens.get(user)?.shift()
-          return answer("text/plain", special ? special() : host.token(user))
-        }
-        default:
-          return false
-      }
-    }, { storage: "sqlite", realtime: true })
+    host = await startHost(pageRoutes(page, (user) => firstTokens.get(user)?.shift()?.() ?? host.token(user)), { storage: "sqlite", realtime: true })
     await orThrow(host.backend.organizationsDocumentsAdd({ organizationId: "acme", documents: [{ documentId: "spec-43", documentName: "Spec 43" }] }))
     // Another organization's restricted document: the users' tokens grant nothing there.
     await orThrow(host.backend.organizationsAdd({ organizations: [{ organizationId: "globex", organizationName: "Globex" }] }))
