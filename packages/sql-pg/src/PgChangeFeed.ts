@@ -40,9 +40,17 @@ export interface PgChangeFeedOptions {
   readonly schema?: string | undefined
   /** How long to wait for the LISTEN connection (default 5 s). */
   readonly connectTimeoutMillis?: number | undefined
+  /**
+   * How often the LISTEN connection is asked `SELECT 1` (default 15 s); no answer within
+   * `pingTimeoutMillis` (default 5 s) counts it lost, so it is made again and listeners told gap().
+   */
+  readonly pingIntervalMillis?: number | undefined
+  readonly pingTimeoutMillis?: number | undefined
 }
 
 const CONNECT_TIMEOUT_MILLIS = 5_000
+const PING_INTERVAL_MILLIS = 15_000
+const PING_TIMEOUT_MILLIS = 5_000
 /** The wait before reconnecting: 100 ms after a loss, doubled after each failed attempt, at most 5 s. */
 const FIRST_RETRY_MILLIS = 100
 const MAX_RETRY_MILLIS = 5_000
@@ -72,10 +80,21 @@ const openListening = (options: PgChangeFeedOptions, channel: string, onPayload:
           keepAlive: true
         })
         // Handlers stay for the client's life: an 'error' nobody handles would end the process.
+        let ping: ReturnType<typeof setInterval> | undefined
         const lost = new Promise<unknown>((resolve) => {
           client.on("error", resolve)
           client.on("end", () => resolve(new Error("the connection ended")))
-        })
+          // A peer gone silent (a dropped NAT entry, a frozen network) ends nothing and errs nothing:
+          // TCP keep-alive would notice in hours. A ping that goes unanswered counts the connection lost.
+          const timeout = options.pingTimeoutMillis ?? PING_TIMEOUT_MILLIS
+          ping = setInterval(() => {
+            const silent = setTimeout(() => resolve(new Error(`no answer to a ping in ${timeout} ms`)), timeout)
+            client.query("SELECT 1").then(() => clearTimeout(silent), (error) => {
+              clearTimeout(silent)
+              resolve(error)
+            })
+          }, options.pingIntervalMillis ?? PING_INTERVAL_MILLIS)
+        }).finally(() => clearInterval(ping))
         client.on("notification", (notification) => {
           if (notification.channel === channel && notification.payload !== undefined) onPayload(notification.payload)
         })
@@ -90,7 +109,12 @@ const openListening = (options: PgChangeFeedOptions, channel: string, onPayload:
       },
       catch: (error) => error
     }),
-    ({ client }) => Effect.promise(() => client.end().catch(() => {})).pipe(Effect.timeoutOption(1_000))
+    ({ client }) =>
+      Effect.promise(() => client.end().catch(() => {})).pipe(
+        Effect.timeoutOption(1_000),
+        // A silent peer never answers the goodbye: the socket goes anyway.
+        Effect.ensuring(Effect.sync(() => (client as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream?.destroy?.()))
+      )
   )
 
 /** The error's message for a log line (never the URL: pg's errors do not carry it). */

@@ -261,6 +261,53 @@ describe.skipIf(embedded)("the PostgreSQL change feed", () => {
     }
   })
 
+  it("a LISTEN connection whose peer goes silent is counted lost by its ping, made again, and says gap()", async () => {
+    // A proxy to the database whose connections can be frozen: nothing passes, nothing closes (a dropped NAT entry).
+    const target = new URL(db.url)
+    const frozen: Array<() => void> = []
+    const ends = new Set<Socket>()
+    const proxy = createServer((socket) => {
+      const upstream = connect(Number(target.port || 5432), target.hostname)
+      for (const end of [socket, upstream]) {
+        ends.add(end)
+        end.on("error", () => {})
+      }
+      socket.on("close", () => upstream.destroy())
+      upstream.on("close", () => socket.destroy())
+      socket.pipe(upstream).pipe(socket)
+      frozen.push(() => {
+        socket.unpipe(upstream)
+        upstream.unpipe(socket)
+        socket.pause()
+        upstream.pause()
+      })
+    })
+    const port = await new Promise<number>((resolve) => proxy.listen(0, "127.0.0.1", () => resolve((proxy.address() as { port: number }).port)))
+    const behindProxy = new URL(db.url)
+    behindProxy.host = `127.0.0.1:${port}`
+    const heard: Omit<Heard, "close"> = { messages: [], gaps: 0 }
+    try {
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const feed = yield* ChangeFeed
+        yield* feed.listen({ message: (message) => void heard.messages.push(message), gap: () => void heard.gaps++ })
+        yield* feed.publish(change("key_silent", 1))
+        yield* Effect.promise(() => vi.waitFor(() => expect(seqsOf(heard as Heard, "key_silent")).toEqual([1]), { timeout: 5_000, interval: 10 }))
+        // The connection goes silent: no error, no end. Only the ping can tell.
+        frozen.splice(0).forEach((freeze) => freeze())
+        yield* Effect.promise(() => vi.waitFor(() => expect(heard.gaps).toBe(1), { timeout: 10_000, interval: 20 }))
+        yield* feed.publish(change("key_silent", 2))
+        yield* Effect.promise(() => vi.waitFor(() => expect(seqsOf(heard as Heard, "key_silent")).toEqual([1, 2]), { timeout: 5_000, interval: 10 }))
+      })).pipe(Effect.provide(
+        PgChangeFeed({ url: behindProxy.toString(), pingIntervalMillis: 200, pingTimeoutMillis: 300 }).pipe(Layer.provide(PgStorage.clientLayer({ url: db.url })))
+      )))
+    } finally {
+      // A frozen connection never ends by itself (its database session included).
+      for (const end of ends) end.destroy()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+    await vi.waitFor(async () => expect(await listenConnections()).toEqual([]), { timeout: 5_000, interval: 50 })
+  })
+
   it("Atriums in different schemas of one database do not hear each other", async () => {
     const inSchema = (schema: string) => createAtrium({ storage: PgStorage.layer({ url: db.url, schema }), options: { allowPrivateNetworks: true } })
     const [left, alsoLeft, right] = [inSchema("feed_left"), inSchema("feed_left"), inSchema("feed_right")]
