@@ -17,6 +17,7 @@ import webhookMessageOrganization from "./0015_webhook_message_organization.js"
 import allowedDomainsByDomain from "./0016_allowed_domains_by_domain.js"
 import realtimeLog from "./0017_realtime_log.js"
 import presenceLive from "./0018_presence_live.js"
+import liveState from "./0019_live_state.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -44,7 +45,8 @@ export const migrationRecord = {
   "0015_webhook_message_organization": webhookMessageOrganization,
   "0016_allowed_domains_by_domain": allowedDomainsByDomain,
   "0017_realtime_log": realtimeLog,
-  "0018_presence_live": presenceLive
+  "0018_presence_live": presenceLive,
+  "0019_live_state": liveState
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
