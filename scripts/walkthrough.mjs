@@ -80,6 +80,8 @@ export const walkthrough = [
   { path: "/v2/presence/add", data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, status: "online" }, { ...bo, status: "online" }] }) },
   { path: "/v2/presence/update", data: () => ({ organizationId: org, documentId: doc, users: [{ userId: ann.userId, status: "away" }] }) },
   { path: "/v2/presence/delete", data: () => ({ organizationId: org, documentId: doc, userIds: [bo.userId] }) },
+  { path: "/v2/livestate/broadcast", data: () => ({ organizationId: org, documentId: doc, liveStateDataId: "review-mode", data: { mode: "present", slide: 3 } }) },
+  { path: "/v1/livestate/broadcast", data: () => ({ organizationId: org, documentId: doc, liveStateDataId: "review-mode", data: { slide: 4 }, merge: true }) },
   { path: "/v2/notifications/config/set", data: () => ({ organizationId: org, userIds: [ann.userId], documentIds: [doc], config: { inbox: "ALL", email: "MINE", slack: "NONE" } }) },
   { path: "/v2/notifications/config/get", data: () => ({ organizationId: org, userId: ann.userId, documentIds: [doc] }) },
   {

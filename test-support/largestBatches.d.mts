@@ -12,5 +12,9 @@ export declare const prepareLargestBatches: (post: Post) => Promise<void>
 export declare const largestBatches: (capOf: (path: string, list: string) => number | undefined) => ReadonlyArray<LargestBatch>
 export declare const capsOf: (
   operations: ReadonlyArray<{ readonly paths: ReadonlyArray<string>; readonly input: unknown }>,
-  listCaps: (schema: never) => ReadonlyArray<{ readonly path: string; readonly counted: string; readonly max: number } | { readonly path: string; readonly maxItems: number | undefined }>
+  listCaps: (schema: never) => ReadonlyArray<
+    | { readonly path: string; readonly counted: string; readonly max: number }
+    | { readonly path: string; readonly maxItems: number | undefined }
+    | { readonly path: string; readonly bytes: number }
+  >
 ) => (path: string, list: string) => number | undefined

@@ -153,6 +153,7 @@ export const largestBatches = (capOf) => {
 export const capsOf = (operations, listCaps) => (path, list) => {
   const operation = operations.find((candidate) => candidate.paths.includes(path))
   if (operation === undefined) throw new Error(`no operation answers ${path}`)
-  const found = listCaps(operation.input).find((cap) => ("counted" in cap ? cap.counted : cap.path) === list)
+  // Lists only: a cap on a value's size as JSON (`bytes`) is no batch.
+  const found = listCaps(operation.input).find((cap) => !("bytes" in cap) && ("counted" in cap ? cap.counted : cap.path) === list)
   return found === undefined ? undefined : "counted" in found ? found.max : found.maxItems
 }

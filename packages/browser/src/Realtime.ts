@@ -45,7 +45,7 @@ export const retryDelay = (failures: number, random: () => number = Math.random)
 
 interface Answer {
   readonly answer: (message: ServerMessage) => void
-  /** A room's presence id: answered (refused) any number of times, kept until the room leaves. */
+  /** A room's presence or broadcast id: answered (refused) any number of times, kept until the room leaves. */
   readonly standing: boolean
 }
 
@@ -100,7 +100,7 @@ export const createRealtime = (options: {
     waiting.forEach((settle) => settle())
   }
 
-  /** The socket is gone: answers that will not come are forgotten (a room's standing presence id stays). */
+  /** The socket is gone: answers that will not come are forgotten (a room's standing presence and broadcast ids stay). */
   const forgetAnswers = () => {
     for (const [id, { standing }] of answers) if (!standing) answers.delete(id)
     settleLeaving()
@@ -225,6 +225,7 @@ export const createRealtime = (options: {
       const key = keyOf(driver.room.organizationId, driver.room.documentId)
       if (rooms.get(key) === driver) rooms.delete(key)
       answers.delete(driver.presenceId)
+      answers.delete(driver.broadcastId)
       return new Promise<void>((resolve) => {
         const settle = () => {
           leaving.delete(settle)
@@ -244,7 +245,7 @@ export const createRealtime = (options: {
       const key = keyOf(organizationId, documentId)
       const existing = rooms.get(key)
       if (existing !== undefined) return existing.room
-      const driver = createRoom(organizationId, documentId, `presence ${++roomsMade}`, link)
+      const driver = createRoom(organizationId, documentId, ++roomsMade, link)
       rooms.set(key, driver)
       if (state === "closed") ensureOpen()
       else if (open) driver.subscribe()

@@ -27,6 +27,16 @@ export interface RoomEvent {
   readonly seq: number
 }
 
+/** Data broadcast to the document: by the host's server (livestate/broadcast) or an editor's page (`room.broadcast`). */
+export interface RoomBroadcast {
+  /** Names the live state within the document: tell broadcasts apart by it. */
+  readonly liveStateDataId: string
+  /** The live state's data as it now is (merged first, when the sender asked for a merge). */
+  readonly data: { readonly [key: string]: unknown }
+  /** The user whose page sent it; absent when the host's server did. */
+  readonly userId?: string
+}
+
 /** A notification for the user, as `notifications/get` gives it. */
 export type RealtimeNotification = { readonly [key: string]: unknown }
 
@@ -59,8 +69,12 @@ export type ServerMessage =
   }
   | OnDocument & { readonly type: "presence.leave"; readonly userId: string }
   | OnDocument & { readonly type: "revoked"; readonly reason: string }
+  | OnDocument & { readonly type: "broadcast"; readonly liveStateDataId: string; readonly data: RoomBroadcast["data"]; readonly userId?: string }
   | { readonly type: "notification"; readonly notification: RealtimeNotification }
   | { readonly type: "token.expired" }
+
+/** The longest frame Atrium takes (docs/realtime.md, "Bounded"): a longer one closes the socket (1009). */
+export const MAX_FRAME_BYTES = 16 * 1024
 
 /** Close codes the SDK acts on (docs/realtime.md). */
 export const CloseCode = {

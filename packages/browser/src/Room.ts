@@ -1,5 +1,5 @@
 import { AtriumError, type ErrorStatus } from "@atrium/client"
-import type { PresenceEntry, PresenceStatus, RoomEvent, ServerMessage } from "./RealtimeMessages.js"
+import { MAX_FRAME_BYTES, type PresenceEntry, type PresenceStatus, type RoomBroadcast, type RoomEvent, type ServerMessage } from "./RealtimeMessages.js"
 import { createTopic, type Topic } from "./Topic.js"
 
 /**
@@ -23,7 +23,7 @@ export type RoomNotice =
   | { readonly type: "resync"; readonly seq: number | undefined }
   /** The user lost read access: no more messages for this room. */
   | { readonly type: "revoked"; readonly reason: string }
-  /** Atrium refused a subscribe (the room is then `refused`) or a presence update. */
+  /** Atrium refused a subscribe (the room is then `refused`), a presence update or a broadcast. */
   | { readonly type: "error"; readonly error: AtriumError }
 
 export interface RoomPresence {
@@ -58,6 +58,17 @@ export interface Room {
   readonly events: Topic<RoomEvent>
   readonly notices: Topic<RoomNotice>
   readonly presence: RoomPresence
+  /** Data broadcast to the document by the others (the user's own broadcasts from this room are not given back). */
+  readonly broadcasts: Topic<RoomBroadcast>
+  /**
+   * Sends `data` (a JSON object) to the document's other subscribers under `liveStateDataId`;
+   * `merge: true` sets its keys over the live state's last data instead of replacing it. Editors
+   * only: a viewer's is refused (an `error` notice, PERMISSION_DENIED). Sent at once when the room
+   * is entered and the socket open (true), else not at all (false): a broadcast is of the moment,
+   * not kept for later. A frame over 16 KB is not sent either (an `error` notice): larger data, up
+   * to 64 KB, goes through the host's server (livestate/broadcast).
+   */
+  readonly broadcast: (liveStateDataId: string, data: RoomBroadcast["data"], options?: { readonly merge?: boolean }) => boolean
   /** Unsubscribes (the user leaves the document's presence); settles once Atrium answered, or at once without a socket. */
   readonly leave: () => Promise<void>
 }
@@ -70,7 +81,7 @@ export interface RoomLink {
   readonly userId: () => string | undefined
   /**
    * Sends a frame when the socket is open (false when not), with an id: a fresh one whose reply goes
-   * to `answer` once, or `standingId`, whose replies (errors only: presence is not acknowledged) all go to `answer`.
+   * to `answer` once, or `standingId`, whose replies (errors only: presence and broadcasts are not acknowledged) all go to `answer`.
    */
   readonly send: (frame: Record<string, unknown>, answer?: (message: ServerMessage) => void, standingId?: string) => boolean
   /** The room leaves: the socket forgets it (and closes when it was the last). */
@@ -81,6 +92,8 @@ export interface RoomLink {
 export interface RoomDriver {
   readonly room: Room
   readonly presenceId: string
+  /** The id of its broadcast frames, standing like `presenceId`. */
+  readonly broadcastId: string
   /** Sends its subscribe (resuming: with `afterSeq` and `since`, once it has a seq). */
   readonly subscribe: () => void
   /** A message about its document. */
@@ -93,8 +106,15 @@ export interface RoomDriver {
 export const realtimeError = (message: OnDocument<"error">, operation: string) =>
   new AtriumError({ status: message.status as ErrorStatus, message: message.message, httpStatus: 0, operation })
 
-/** `presenceId`: the id of the room's presence frames, unique on its socket. */
-export const createRoom = (organizationId: string, documentId: string, presenceId: string, link: RoomLink): RoomDriver => {
+const utf8 = new TextEncoder()
+
+/** An error the SDK itself answers, as Atrium would have (no HTTP status: no request was made). */
+const localError = (status: ErrorStatus, message: string, operation: string) => new AtriumError({ status, message, httpStatus: 0, operation })
+
+/** `roomId`: names the room's presence and broadcast frames (`presence <roomId>`, `broadcast <roomId>`), unique on its socket. */
+export const createRoom = (organizationId: string, documentId: string, roomId: number, link: RoomLink): RoomDriver => {
+  const presenceId = `presence ${roomId}`
+  const broadcastId = `broadcast ${roomId}`
   let state: RoomState = "entering"
   let error: AtriumError | undefined
   let revokedReason: string | undefined
@@ -112,6 +132,7 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
   const events = createTopic<RoomEvent>()
   const notices = createTopic<RoomNotice>()
   const presenceChanges = createTopic<ReadonlyArray<PresenceEntry>>()
+  const broadcasts = createTopic<RoomBroadcast>()
   const where = { organizationId, documentId }
   const live = () => state === "entering" || state === "entered"
 
@@ -198,6 +219,9 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
         }
         if (others.some((other) => other.userId === message.userId)) setOthers(others.filter((other) => other.userId !== message.userId))
         return
+      case "broadcast":
+        broadcasts.publish({ liveStateDataId: message.liveStateDataId, data: message.data, ...(message.userId !== undefined && { userId: message.userId }) })
+        return
       case "revoked":
         state = "revoked"
         revokedReason = message.reason
@@ -241,6 +265,20 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
       },
       subscribe: presenceChanges.subscribe
     },
+    broadcasts: { subscribe: broadcasts.subscribe },
+    broadcast: (liveStateDataId, data, options) => {
+      if (state !== "entered") return false
+      const frame = { type: "broadcast", ...where, liveStateDataId, data, ...(options?.merge === true && { merge: true }) }
+      const bytes = utf8.encode(JSON.stringify({ ...frame, id: broadcastId })).length // as sent
+      if (bytes > MAX_FRAME_BYTES) {
+        const message = `broadcast: the frame would be ${bytes} bytes, over the socket's ${MAX_FRAME_BYTES}: send larger data through your server (livestate/broadcast).`
+        notices.publish({ type: "error", error: localError("INVALID_ARGUMENT", message, "realtime.broadcast") })
+        return false
+      }
+      return link.send(frame, (answer) => {
+        if (answer.type === "error") notices.publish({ type: "error", error: realtimeError(answer, "realtime.broadcast") })
+      }, broadcastId)
+    },
     leave: () => {
       if (state === "left") return Promise.resolve()
       const wasLive = live()
@@ -253,6 +291,7 @@ export const createRoom = (organizationId: string, documentId: string, presenceI
   const driver: RoomDriver = {
     room,
     presenceId,
+    broadcastId,
     subscribe: () => {
       if (!live()) return
       const resume = resubscribing && lastSeq !== undefined ? { afterSeq: lastSeq, ...(since !== undefined && { since }) } : {}

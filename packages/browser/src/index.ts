@@ -9,7 +9,7 @@ export { AtriumError, type CallOptions, type CallStatus, orThrow } from "@atrium
 export { type Client, type ClientOptions, createClient, type ErrorOf, type Operating, type OperationName, type Outcome } from "./Client.js"
 export * from "./Operations.generated.js"
 export { type RealtimeApi, type RealtimeState, type RealtimeStatus } from "./Realtime.js"
-export type { PresenceEntry, PresenceStatus, RealtimeNotification, RoomEvent } from "./RealtimeMessages.js"
+export type { PresenceEntry, PresenceStatus, RealtimeNotification, RoomBroadcast, RoomEvent } from "./RealtimeMessages.js"
 export type { Room, RoomNotice, RoomPresence, RoomState } from "./Room.js"
 export type { Topic } from "./Topic.js"
 export type { GetToken } from "./TokenCache.js"

@@ -51,7 +51,8 @@ const page = `<!doctype html>
     return { client, log }
   }
   window.watch = (room) => {
-    const seen = { events: [], notices: [], others: [] }
+    const seen = { events: [], notices: [], others: [], broadcasts: [] }
+    room.broadcasts.subscribe((broadcast) => seen.broadcasts.push(broadcast))
     room.events.subscribe((event) => seen.events.push({ seq: event.seq, type: event.type, annotationId: event.data.commentAnnotation?.annotationId }))
     room.notices.subscribe((notice) =>
       seen.notices.push(notice.type === "error" ? { type: "error", status: notice.error.status, operation: notice.error.operation, isError: notice.error instanceof Error } : notice))
@@ -399,6 +400,63 @@ describe.runIf(found)("@atrium/browser's rooms in Chromium", () => {
     expect(problems).toEqual([])
     await tab.evaluate(() => (window as any).room42.leave())
     await tab.close()
+  }, 60_000)
+
+  it("broadcasts between two pages: an editor's reaches the other page and not its own listeners, merged when asked; the server's reaches both; a viewer's is refused", async () => {
+    // Cy may only read spec-44: a stored grant on the document outranks the token's organization entry.
+    await orThrow(host.backend.organizationsDocumentsAdd({ organizationId: "acme", documents: [{ documentId: "spec-44", documentName: "Spec 44" }] }))
+    await orThrow(host.backend.authPermissionsAdd({ user: { userId: "cy" }, permissions: { resources: [{ type: "document", id: "spec-44", organizationId: "acme", accessRole: "viewer" }] } }))
+    const enter = (tab: Page, user: string) =>
+      tab.evaluate(async (user) => {
+        const w = window as any
+        w.me = w.makeClient(user)
+        w.room = w.me.client.enter("acme", "spec-44")
+        w.seen = w.watch(w.room)
+        // Not entered yet: nothing is sent, nor kept for later.
+        const early = w.room.broadcast("cursor", { early: true })
+        const outcome = await w.room.entered
+        return { early, entered: outcome.error === undefined }
+      }, user)
+    const broadcasts = (tab: Page) => tab.evaluate(() => (window as any).seen.broadcasts)
+    const [ann, bo, cy] = [await openPage(), await openPage(), await openPage()]
+    for (const [page, user] of [[ann, "ann"], [bo, "bo"], [cy, "cy"]] as const) expect(await enter(page.tab, user)).toEqual({ early: false, entered: true })
+
+    expect(await ann.tab.evaluate(() => (window as any).room.broadcast("cursor", { x: 1, y: 1 }))).toBe(true)
+    await until(bo.tab, "window.seen.broadcasts.length === 1")
+    expect(await broadcasts(bo.tab)).toEqual([{ liveStateDataId: "cursor", data: { x: 1, y: 1 }, userId: "ann" }])
+    await until(cy.tab, "window.seen.broadcasts.length === 1") // a viewer receives them
+    expect(await bo.tab.evaluate(() => (window as any).room.broadcast("cursor", { y: 2 }, { merge: true }))).toBe(true)
+    await until(ann.tab, "window.seen.broadcasts.length === 1")
+    expect(await broadcasts(ann.tab)).toEqual([{ liveStateDataId: "cursor", data: { x: 1, y: 2 }, userId: "bo" }])
+
+    // The host's server broadcasts to every page, with no userId.
+    await orThrow(host.backend.livestateBroadcast({ organizationId: "acme", documentId: "spec-44", liveStateDataId: "mode", data: { slide: 3 } }))
+    for (const page of [ann, bo, cy]) await until(page.tab, "window.seen.broadcasts.some((broadcast) => broadcast.liveStateDataId === 'mode')")
+    for (const page of [ann, bo]) expect((await broadcasts(page.tab)).at(-1)).toEqual({ liveStateDataId: "mode", data: { slide: 3 } })
+
+    // A viewer's broadcast goes out and is refused: the room is told, no one receives it.
+    expect(await cy.tab.evaluate(() => (window as any).room.broadcast("cursor", { x: 99 }))).toBe(true)
+    await until(cy.tab, "window.seen.notices.some((notice) => notice.type === 'error')")
+    expect(await cy.tab.evaluate(() => (window as any).seen.notices.at(-1))).toEqual({ type: "error", status: "PERMISSION_DENIED", operation: "realtime.broadcast", isError: true })
+
+    // A frame over 16 KB is not sent (the socket would be closed): an error notice, the socket stays.
+    const big = await ann.tab.evaluate(() => {
+      const w = window as any
+      return { sent: w.room.broadcast("notes", { text: "x".repeat(20_000) }), notice: w.seen.notices.at(-1), sockets: w.me.log.sockets.length }
+    })
+    expect(big).toEqual({ sent: false, notice: { type: "error", status: "INVALID_ARGUMENT", operation: "realtime.broadcast", isError: true }, sockets: 1 })
+
+    await sleep(300) // time for a wrongly delivered broadcast to arrive
+    // Each page's own broadcasts were never given back to it; Cy's refused one reached no one.
+    expect((await broadcasts(ann.tab)).map((broadcast: any) => broadcast.userId ?? "server")).toEqual(["bo", "server"])
+    expect((await broadcasts(bo.tab)).map((broadcast: any) => broadcast.userId ?? "server")).toEqual(["ann", "server"])
+    expect((await broadcasts(cy.tab)).map((broadcast: any) => broadcast.userId ?? "server")).toEqual(["ann", "bo", "server"])
+    expect(await ann.tab.evaluate(() => (window as any).me.client.realtime.state)).toBe("open")
+    for (const page of [ann, bo, cy]) {
+      expect(page.problems).toEqual([])
+      await page.tab.evaluate(() => (window as any).room.leave())
+      await page.tab.close()
+    }
   }, 60_000)
 
   it("gives Atrium's refusals as values: a document the user may not read, presence data too large", async () => {

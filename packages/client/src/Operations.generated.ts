@@ -2813,6 +2813,28 @@ export interface ClientAccessGetResult {
   }
 }
 
+export interface LivestateBroadcastInput {
+  readonly organizationId: Id
+  readonly documentId: Id
+  readonly liveStateDataId: Id
+  readonly data: {
+    readonly [key: string]: unknown
+  }
+  /** true: the data's keys are set over the live state's last data (a shallow merge), and the result is sent and kept; false (default): the data replaces it. */
+  readonly merge?: boolean | undefined
+}
+
+export interface LivestateBroadcastResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly success: true
+  }
+}
+
+export type LivestateBroadcastV1Input = LivestateBroadcastInput
+export type LivestateBroadcastV1Result = LivestateBroadcastResult
+
 /** The error statuses of the API (Google's canonical codes), as `error.status` carries them. */
 export type ErrorStatus = "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "OUT_OF_RANGE" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "NOT_FOUND" | "ALREADY_EXISTS" | "ABORTED" | "RESOURCE_EXHAUSTED" | "CANCELLED" | "INTERNAL" | "UNKNOWN" | "DATA_LOSS" | "UNIMPLEMENTED" | "UNAVAILABLE" | "DEADLINE_EXCEEDED"
 
@@ -3034,6 +3056,10 @@ export interface Operations {
   readonly authGenerateSignature: { readonly input: AuthGenerateSignatureInput; readonly result: AuthGenerateSignatureResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** The acting user's role on each document (editor, viewer or null), as the access rule decides it now. `POST /v2/client/access/get`, a user's token (Authorization: Bearer). */
   readonly clientAccessGet: { readonly input: ClientAccessGetInput; readonly result: ClientAccessGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Send data to every realtime subscriber of a document, as a broadcast message (merged into the live state's last data, with merge). `POST /v2/livestate/broadcast`, API key and auth token. */
+  readonly livestateBroadcast: { readonly input: LivestateBroadcastInput; readonly result: LivestateBroadcastResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Send data to every realtime subscriber of a document, as a broadcast message (merged into the live state's last data, with merge). `POST /v1/livestate/broadcast`, API key and auth token. */
+  readonly livestateBroadcastV1: { readonly input: LivestateBroadcastV1Input; readonly result: LivestateBroadcastV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
 }
 
 /** The credential headers' names after the client's `headerPrefix`. */
@@ -3148,5 +3174,7 @@ export const operationTable = {
   authPermissionsGet: { path: "/v2/auth/permissions/get", auth: "apiKey" },
   authPermissionsRemove: { path: "/v2/auth/permissions/remove", auth: "apiKey" },
   authGenerateSignature: { path: "/v2/auth/generate_signature", auth: "apiKey" },
-  clientAccessGet: { path: "/v2/client/access/get", auth: "user" }
+  clientAccessGet: { path: "/v2/client/access/get", auth: "user" },
+  livestateBroadcast: { path: "/v2/livestate/broadcast", auth: "apiKey" },
+  livestateBroadcastV1: { path: "/v1/livestate/broadcast", auth: "apiKey" }
 } as const

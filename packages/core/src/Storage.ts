@@ -10,6 +10,7 @@ import { FoldersRepo } from "./folders/FoldersRepo.js"
 import { JobDataPort } from "./jobs/JobDataPort.js"
 import { JobsRepo } from "./jobs/JobsRepo.js"
 import { JudgmentsRepo } from "./judgments/JudgmentsRepo.js"
+import { LiveStateRepo } from "./livestate/LiveStateRepo.js"
 import { NotificationPreferencesRepo } from "./notifications/NotificationPreferencesRepo.js"
 import { OrganizationsRepo } from "./organizations/OrganizationsRepo.js"
 import { PresenceRepo } from "./presence/PresenceRepo.js"
@@ -42,6 +43,7 @@ export {
   JobDataPort,
   JobsRepo,
   JudgmentsRepo,
+  LiveStateRepo,
   NotificationPreferencesRepo,
   OrganizationsRepo,
   PresenceRepo,

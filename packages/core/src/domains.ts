@@ -7,6 +7,7 @@ import { documentsDomain } from "./documents/domain.js"
 import { foldersDomain } from "./folders/domain.js"
 import { jobsDomain } from "./jobs/domain.js"
 import { judgmentsDomain } from "./judgments/domain.js"
+import { livestateDomain } from "./livestate/domain.js"
 import { notificationsDomain } from "./notifications/domain.js"
 import { organizationsDomain } from "./organizations/domain.js"
 import { presenceDomain } from "./presence/domain.js"
@@ -20,7 +21,8 @@ import { workspaceDomain } from "./workspace/domain.js"
  * Every domain, once: the services (Services.ts), the storage (Storage.ts, SqlStorage.ts), the
  * operation table (operations.ts), the jobs' tables and the OpenAPI tags derive from this list.
  * Its order is the reference's (operations and tags in this order) and the order in which events'
- * listeners are told; the isolation suite seeds each domain in it, after those before it.
+ * listeners are told; the isolation suite seeds each domain in it, after those before it. A new
+ * domain goes last: the table-wide suites draw each operation's samples from its place in the list.
  */
 export const domains = [
   workspaceDomain,
@@ -39,7 +41,8 @@ export const domains = [
   agentsDomain,
   judgmentsDomain,
   accessDomain,
-  realtimeDomain
+  realtimeDomain,
+  livestateDomain
 ] as const
 
 export type Domain = (typeof domains)[number]

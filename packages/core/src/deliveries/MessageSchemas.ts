@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { Id, IntRange, JsonObject, optional } from "../schema/Common.js"
+import { Id, IntRange, JsonObject, maxJsonBytes, optional } from "../schema/Common.js"
 import { Channels } from "../webhooks/WebhookEndpointSchemas.js"
 
 /** Largest `payload` of messages/create: 256 KiB of JSON (docs/decisions.md, "Webhooks"). */
@@ -14,11 +14,7 @@ export const EventType = Schema.String.pipe(
   })
 ).annotations({ identifier: "EventType" })
 
-const Payload = JsonObject.pipe(
-  Schema.filter((payload) => Buffer.byteLength(JSON.stringify(payload)) <= MAX_PAYLOAD_BYTES, {
-    message: () => `must be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`
-  })
-)
+const Payload = JsonObject.pipe(maxJsonBytes(MAX_PAYLOAD_BYTES))
 
 export const CreateMessageInput = Schema.Struct({
   eventType: EventType,

@@ -1,16 +1,17 @@
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
-import { type CapTogether, CapTogetherId } from "../schema/Common.js"
+import { type CapTogether, CapTogetherId, JsonBytesCapId } from "../schema/Common.js"
 
 /**
- * A cap an operation's input declares: on one list (`maxItems`; undefined when it has none), or
- * on several lists together (`counted`). `path` is where it applies, in the request's field names:
- * `users`, `commentAnnotations[].commentData`; "" is `data` itself.
+ * A cap an operation's input declares: on one list (`maxItems`; undefined when it has none), on
+ * several lists together (`counted`), or on a value's size as JSON (`bytes`). `path` is where it
+ * applies, in the request's field names: `users`, `commentAnnotations[].commentData`; "" is `data` itself.
  */
 export type ListCap =
   | { readonly path: string; readonly maxItems: number | undefined; readonly item: AST.AST }
   | { readonly path: string; readonly counted: string; readonly max: number }
+  | { readonly path: string; readonly bytes: number }
 
 const joined = (path: string, key: string) => path === "" ? key : `${path}.${key}`
 
@@ -20,8 +21,8 @@ const maxItemsOf = (ast: AST.Refinement): number | undefined =>
     : undefined
 
 /**
- * Every list an input schema takes, nested ones included, with its cap, and every cap on lists
- * together: what docs/protocol.md's "Limits" table lists, what the tests check every list has,
+ * Every list an input schema takes, nested ones included, with its cap, every cap on lists
+ * together, and every cap on a value's size as JSON: what docs/protocol.md's "Limits" table lists, what the tests check every list has,
  * and what bench/batches.mjs sends the largest of.
  */
 export const listCaps = (schema: Schema.Schema.Any): ReadonlyArray<ListCap> => {
@@ -32,6 +33,8 @@ export const listCaps = (schema: Schema.Schema.Any): ReadonlyArray<ListCap> => {
       case "Refinement": {
         const together = ast.annotations[CapTogetherId] as CapTogether | undefined
         if (together !== undefined) caps.push({ path, counted: together.counted, max: together.max })
+        const bytes = ast.annotations[JsonBytesCapId] as number | undefined
+        if (bytes !== undefined) caps.push({ path, bytes })
         return walk(ast.from, path, maxItems ?? maxItemsOf(ast))
       }
       case "TupleType": {
@@ -67,7 +70,7 @@ export const listCaps = (schema: Schema.Schema.Any): ReadonlyArray<ListCap> => {
   // A list reached twice (a union's members, a transformation's sides) is listed once, with its smallest cap.
   const unique = new Map<string, ListCap>()
   for (const cap of caps) {
-    const key = "counted" in cap ? `${cap.path} ${cap.counted}` : cap.path
+    const key = "counted" in cap ? `${cap.path} ${cap.counted}` : "bytes" in cap ? `${cap.path} bytes` : cap.path
     const before = unique.get(key)
     if (before === undefined || ("maxItems" in before && "maxItems" in cap && (before.maxItems ?? Infinity) > (cap.maxItems ?? Infinity))) {
       unique.set(key, cap)

@@ -13,7 +13,8 @@ export interface PresenceUser {
 
 /**
  * What servers tell each other through the feed: for changes ids, never an event (the log holds
- * those); presence whole, since it is not kept anywhere but the latest entry (docs/realtime.md).
+ * those); presence whole, since it is not kept anywhere but the latest entry; for a broadcast its
+ * live state's ids and version (docs/realtime.md).
  */
 export type FeedMessage =
   /** The document's log reached `seq`. */
@@ -45,6 +46,21 @@ export type FeedMessage =
     readonly organizationId: string
     readonly documentId: string
     readonly userId: string
+    readonly origin: string | null
+  }
+  /**
+   * A live state was broadcast and stored at `version` (its data is read from storage, not carried:
+   * it may be 64 KB); `userId` sent it and `origin` is its connection (not echoed to it), both
+   * null for the server API.
+   */
+  | {
+    readonly kind: "broadcast"
+    readonly apiKey: string
+    readonly organizationId: string
+    readonly documentId: string
+    readonly liveStateDataId: string
+    readonly version: number
+    readonly userId: string | null
     readonly origin: string | null
   }
 
@@ -130,6 +146,12 @@ export const decodeFeedMessage = (payload: string): FeedMessage | undefined => {
     const place = { apiKey: value.apiKey, organizationId: value.organizationId, documentId: value.documentId }
     if (value.kind === "presence.leave" && isText(value.userId) && isTextOrNull(value.origin)) {
       return { kind: "presence.leave", ...place, userId: value.userId, origin: value.origin }
+    }
+    if (
+      value.kind === "broadcast" && isText(value.liveStateDataId) && typeof value.version === "number" && isTextOrNull(value.userId) &&
+      isTextOrNull(value.origin)
+    ) {
+      return { kind: "broadcast", ...place, liveStateDataId: value.liveStateDataId, version: value.version, userId: value.userId, origin: value.origin }
     }
     const user = value.user as Partial<Record<string, unknown>> | null | undefined
     if (

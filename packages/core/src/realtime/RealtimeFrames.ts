@@ -32,6 +32,17 @@ export type ClientFrame =
     /** A JSON object (or null, to clear it); unchanged when absent. */
     readonly data: Record<string, unknown> | null | undefined
   }
+  | {
+    readonly type: "broadcast"
+    readonly id: FrameId
+    readonly organizationId: string
+    readonly documentId: string
+    readonly liveStateDataId: string
+    /** A JSON object (within the frame's 16 KB). */
+    readonly data: Record<string, unknown>
+    /** Set its keys over the live state's last data rather than replace it (false when absent). */
+    readonly merge: boolean
+  }
 
 /** A frame refused: the error message to send, with the frame's `id` when it had a usable one. */
 export interface RefusedFrame {
@@ -39,7 +50,7 @@ export interface RefusedFrame {
   readonly error: ApiError
 }
 
-const TYPES = ["subscribe", "unsubscribe", "presence"] as const
+const TYPES = ["subscribe", "unsubscribe", "presence", "broadcast"] as const
 const STATUSES = PresenceStatus.literals
 const utf8 = new TextEncoder()
 /** Ids as the server API takes them: 1 to 256 characters. */
@@ -62,7 +73,7 @@ export const decodeFrame = (text: string): Either.Either<ClientFrame, RefusedFra
   if (frame.id !== undefined && id === undefined) return refuse("\"id\" must be a string or a number.")
   const type = frame.type
   if (typeof type !== "string" || !(TYPES as ReadonlyArray<string>).includes(type)) {
-    return refuse(`Unknown message type ${JSON.stringify(type ?? null)}: send subscribe, unsubscribe or presence.`)
+    return refuse(`Unknown message type ${JSON.stringify(type ?? null)}: send subscribe, unsubscribe, presence or broadcast.`)
   }
   if (!isId(frame.organizationId)) return refuse(`${type}: "organizationId" must be a string of 1 to 256 characters.`)
   if (!isId(frame.documentId)) return refuse(`${type}: "documentId" must be a string of 1 to 256 characters.`)
@@ -81,6 +92,13 @@ export const decodeFrame = (text: string): Either.Either<ClientFrame, RefusedFra
     }
     case "unsubscribe":
       return Either.right({ type, id, organizationId, documentId })
+    case "broadcast": {
+      const { data, liveStateDataId, merge } = frame
+      if (!isId(liveStateDataId)) return refuse("broadcast: \"liveStateDataId\" must be a string of 1 to 256 characters.")
+      if (typeof data !== "object" || data === null || Array.isArray(data)) return refuse("broadcast: \"data\" must be a JSON object.")
+      if (merge !== undefined && typeof merge !== "boolean") return refuse("broadcast: \"merge\" must be true or false.")
+      return Either.right({ type, id, organizationId, documentId, liveStateDataId, data: data as Record<string, unknown>, merge: merge === true })
+    }
     default: {
       const { data, status } = frame
       if (status !== undefined && !(STATUSES as ReadonlyArray<unknown>).includes(status)) {

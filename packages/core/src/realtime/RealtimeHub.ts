@@ -11,6 +11,8 @@ import { seesThread } from "../comments/CommentVisibility.js"
 import type { ApiError } from "../protocol/ApiError.js"
 import { invalidArgument } from "../protocol/ApiError.js"
 import type { UserCaller } from "../protocol/Operation.js"
+import { LiveState } from "../livestate/LiveState.js"
+import { LiveStateRepo } from "../livestate/LiveStateRepo.js"
 import { Notifications } from "../notifications/Notifications.js"
 import { PRESENCE_RENEW_MILLIS } from "../presence/PresenceLife.js"
 import { ChangeFeed, type FeedMessage } from "./ChangeFeed.js"
@@ -86,6 +88,8 @@ interface FollowedDocument {
   lastRead: number
   reading: boolean
   readAgain: boolean
+  /** Per liveStateDataId, the last version broadcast to its sessions: an older one read late is not sent after it. */
+  readonly broadcastVersions: Map<string, number>
 }
 
 const keyOf = (d: DocumentRef) => JSON.stringify([d.apiKey, d.organizationId, d.documentId])
@@ -127,6 +131,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
     const access = yield* DocumentAccess
     const presence = yield* LivePresence
     const notifications = yield* Notifications
+    const liveState = yield* LiveState
+    const liveStates = yield* LiveStateRepo
     const runtime = yield* Effect.runtime<never>()
     const runFork = Runtime.runFork(runtime)
     const documents = new Map<string, FollowedDocument>()
@@ -249,6 +255,23 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
       })
 
     /**
+     * A broadcast's live state, read from storage at the version the feed named, to the document's
+     * subscribers here but the connection that sent it. Skipped when a later write overtook it
+     * (that one's message sends the later data), or when a later version was sent already: a
+     * subscriber gets a live state's versions in order, the last always.
+     */
+    const sendBroadcast = (doc: FollowedDocument, message: Extract<FeedMessage, { kind: "broadcast" }>) =>
+      Effect.map(liveStates.find(message), (row) => {
+        if (row === undefined || row.version !== message.version) return
+        if ((doc.broadcastVersions.get(message.liveStateDataId) ?? 0) >= row.version) return
+        doc.broadcastVersions.set(message.liveStateDataId, row.version)
+        const text = `{"type":"broadcast","organizationId":${JSON.stringify(message.organizationId)},"documentId":${JSON.stringify(message.documentId)},"liveStateDataId":${
+          JSON.stringify(message.liveStateDataId)
+        },"data":${row.data}${message.userId === null ? "" : `,"userId":${JSON.stringify(message.userId)}`}}`
+        for (const session of doc.sessions) if (session.origin !== message.origin) send(session, text)
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("Realtime: a broadcast could not be read.", cause)))
+
+    /**
      * Asks again whether the users of the key's sessions (every key's, when undefined) may read the
      * documents they follow that `matches` selects: each one no longer readable is told `revoked` and
      * unsubscribed (its presence leaves). Private threads' membership is asked again too.
@@ -316,6 +339,11 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           for (const session of doc.sessions) if (session.origin !== message.origin) send(session, text)
           return
         }
+        case "broadcast": {
+          const doc = documents.get(keyOf(message))
+          if (doc !== undefined) runFork(sendBroadcast(doc, message))
+          return
+        }
         case "presence.leave": {
           const key = keyOf(message)
           const doc = documents.get(key)
@@ -366,6 +394,20 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         return presence.enter(ref, userOf(session.caller), { status: state.status ?? "online", data: state.data ?? null }, session.origin)
       })
 
+    /** A broadcast frame: an editor of a document it subscribes to sends data to the document's other subscribers, on every server. */
+    const broadcast = (session: Session, frame: Extract<ClientFrame, { type: "broadcast" }>): Effect.Effect<void, ApiError> =>
+      Effect.suspend(() => {
+        const { caller } = session
+        const ref: DocumentRef = { apiKey: caller.apiKey, organizationId: frame.organizationId, documentId: frame.documentId }
+        if (!session.subscriptions.has(keyOf(ref))) {
+          return Effect.fail(invalidArgument(`broadcast: subscribe to document ${frame.documentId} of organization ${frame.organizationId} first.`))
+        }
+        return Effect.zipRight(
+          access.require(questionOf(caller, frame.organizationId, frame.documentId), "editor"),
+          liveState.broadcast({ ...ref, liveStateDataId: frame.liveStateDataId }, { data: frame.data, merge: frame.merge, userId: caller.userId, origin: session.origin })
+        )
+      })
+
     const subscribe = (session: Session, frame: Extract<ClientFrame, { type: "subscribe" }>): Effect.Effect<void, ApiError> =>
       Effect.gen(function*() {
         const { caller } = session
@@ -406,7 +448,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
         if (broken) send(session, JSON.stringify({ type: "resync", organizationId: ref.organizationId, documentId: ref.documentId, seq: last }))
         if (!session.open) return
         // Only now among the document's sessions, so no event precedes the answer; the pump serves what it is behind.
-        const doc = documents.get(key) ?? { ref, sessions: new Set<Session>(), joined: new Set<Session>(), lastRead: last, reading: false, readAgain: false }
+        const doc = documents.get(key) ??
+          { ref, sessions: new Set<Session>(), joined: new Set<Session>(), lastRead: last, reading: false, readAgain: false, broadcastVersions: new Map() }
         documents.set(key, doc)
         doc.sessions.add(session)
         doc.joined.add(session)
@@ -452,6 +495,8 @@ export class RealtimeHub extends Effect.Service<RealtimeHub>()("@atrium/core/Rea
           )
         case "presence":
           return setPresence(session, frame)
+        case "broadcast":
+          return broadcast(session, frame)
       }
     }
 

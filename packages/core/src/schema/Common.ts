@@ -62,6 +62,25 @@ export const capTogether = <S extends Schema.Schema.Any>(options: {
     }
   }, { [CapTogetherId]: { counted: options.counted, max: options.max } satisfies CapTogether })
 
+/** The annotation of a cap on a value's size as JSON (`maxJsonBytes`); ListCaps.ts reads it. */
+export const JsonBytesCapId: unique symbol = Symbol.for("@atrium/core/JsonBytesCap")
+
+const utf8 = new TextEncoder()
+
+/** A value's size as JSON text in UTF-8, the unit of every `maxJsonBytes` cap. */
+export const jsonBytes = (value: unknown): number => utf8.encode(JSON.stringify(value)).length
+
+/**
+ * A cap on a value's size as JSON text in UTF-8, for a value an operation stores or sends whole
+ * (a webhook message's payload, a live state): declared like a list's cap, so docs/protocol.md's
+ * "Limits" table lists it (`test/protocol/limits-table.test.ts`).
+ */
+export const maxJsonBytes = (max: number) => <S extends Schema.Schema.Any>(self: S): Schema.filter<S> =>
+  self.pipe(Schema.filter((value) => jsonBytes(value) <= max, {
+    message: () => `must be at most ${max} bytes of JSON`,
+    [JsonBytesCapId]: max
+  }))
+
 /** An integer in `[min, max]`. */
 export const IntRange = (min: number, max: number) =>
   Schema.Number.pipe(

@@ -24,6 +24,7 @@ import { cases as folders } from "./storage/folders.js"
 import { cases as infrastructure } from "./storage/infrastructure.js"
 import { cases as jobs } from "./storage/jobs.js"
 import { cases as judgments } from "./storage/judgments.js"
+import { cases as livestate } from "./storage/livestate.js"
 import { cases as notifications } from "./storage/notifications.js"
 import { cases as organizations } from "./storage/organizations.js"
 import { cases as presence } from "./storage/presence.js"
@@ -51,7 +52,8 @@ const byDomain: Readonly<Record<DomainName, StorageCases>> = {
   agents,
   judgments,
   access,
-  realtime
+  realtime,
+  livestate
 }
 
 /**

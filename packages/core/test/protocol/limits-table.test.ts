@@ -1,5 +1,6 @@
 /**
- * docs/protocol.md's "Limits" table is the caps the schemas declare (issue 21), both ways: a cap
+ * docs/protocol.md's "Limits" table is the caps the schemas declare (issue 21; lists, lists
+ * together, and values' sizes as JSON), both ways: a cap
  * added, changed or dropped in a schema without the table fails here, and so does a row no schema
  * declares.
  */
@@ -25,8 +26,8 @@ const declared = () =>
     listCaps(operation.input).map((cap) =>
       [
         operation.paths.map((path) => `\`${path}\``).join(", "),
-        "counted" in cap ? `${cap.counted} (together)` : `\`${cap.path}\``,
-        String("counted" in cap ? cap.max : cap.maxItems)
+        "counted" in cap ? `${cap.counted} (together)` : "bytes" in cap ? `\`${cap.path}\` (bytes of JSON)` : `\`${cap.path}\``,
+        String("counted" in cap ? cap.max : "bytes" in cap ? cap.bytes : cap.maxItems)
       ].join(" | ")
     )
   )

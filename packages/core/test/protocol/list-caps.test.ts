@@ -14,7 +14,7 @@ import { examples } from "../../src/codegen/Examples.js"
 import { operations } from "../../src/operations.js"
 import { credentialsFor } from "../../src/testing/Harness.js"
 import { type ListCap, listCaps } from "../../src/protocol/ListCaps.js"
-import { capTogether, List, NonEmptyIds } from "../../src/schema/Common.js"
+import { capTogether, JsonObject, List, maxJsonBytes, NonEmptyIds } from "../../src/schema/Common.js"
 import { countCommittedWrites } from "./committedWrites.js"
 
 type ListOf = Extract<ListCap, { maxItems: number | undefined }>
@@ -33,7 +33,7 @@ describe("list caps", () => {
     expect(all).toContain("/v2/auth/generate_token permissions.resources")
   })
 
-  it("finds lists in structs, arrays, unions, records, refinements and recursive schemas, and caps on lists together", () => {
+  it("finds lists in structs, arrays, unions, records, refinements and recursive schemas, caps on lists together, and caps on a value's size as JSON", () => {
     interface Tree { readonly children: ReadonlyArray<Tree> }
     const Tree: Schema.Schema<Tree> = Schema.Struct({ children: Schema.Array(Schema.suspend(() => Tree)) })
     const schema = Schema.Struct({
@@ -41,9 +41,10 @@ describe("list caps", () => {
       nested: Schema.Array(Schema.Struct({ inner: NonEmptyIds(5) })),
       either: Schema.NullOr(Schema.Array(Schema.Number)),
       byKey: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }),
-      tree: Tree
+      tree: Tree,
+      payload: JsonObject.pipe(maxJsonBytes(100))
     }).pipe(capTogether({ counted: "capped × nested", max: 7, path: [], product: (v) => [v.capped.length, v.nested.length] }))
-    expect(listCaps(schema).map((cap) => "counted" in cap ? [cap.path, cap.counted, cap.max] : [cap.path, cap.maxItems])).toEqual([
+    expect(listCaps(schema).map((cap) => "counted" in cap ? [cap.path, cap.counted, cap.max] : "bytes" in cap ? [cap.path, "bytes", cap.bytes] : [cap.path, cap.maxItems])).toEqual([
       ["", "capped × nested", 7],
       ["capped", 3],
       ["nested", undefined],
@@ -52,7 +53,9 @@ describe("list caps", () => {
       ["byKey.*", undefined],
       ["tree.children", undefined],
       // A recursive schema is followed until it comes back to itself.
-      ["tree.children[].children", undefined]
+      ["tree.children[].children", undefined],
+      // Not a list: a cap on a value's size as JSON.
+      ["payload", "bytes", 100]
     ])
   })
 

@@ -213,7 +213,7 @@ for (const storage of ["sqlite", "postgres"] as const) {
       socket.send("[]")
       expect((await socket.next()).message).toBe("A frame must be a JSON object with a \"type\".")
       socket.send({ type: "dance", id: "d" })
-      expect(await socket.next()).toEqual({ type: "error", id: "d", status: "INVALID_ARGUMENT", message: "Unknown message type \"dance\": send subscribe, unsubscribe or presence." })
+      expect(await socket.next()).toEqual({ type: "error", id: "d", status: "INVALID_ARGUMENT", message: "Unknown message type \"dance\": send subscribe, unsubscribe, presence or broadcast." })
       socket.send({ type: "subscribe", organizationId: "acme" })
       expect((await socket.next()).message).toBe("subscribe: \"documentId\" must be a string of 1 to 256 characters.")
       socket.ws.send(Buffer.from([1, 2, 3]), { binary: true })

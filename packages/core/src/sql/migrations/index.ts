@@ -19,6 +19,7 @@ import realtimeLog from "./0017_realtime_log.js"
 import presenceLive from "./0018_presence_live.js"
 import notifications from "./0019_notifications.js"
 import realtimeFollowChain from "./0020_realtime_follow_chain.js"
+import liveState from "./0021_live_state.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -48,7 +49,8 @@ export const migrationRecord = {
   "0017_realtime_log": realtimeLog,
   "0018_presence_live": presenceLive,
   "0019_notifications": notifications,
-  "0020_realtime_follow_chain": realtimeFollowChain
+  "0020_realtime_follow_chain": realtimeFollowChain,
+  "0021_live_state": liveState
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
