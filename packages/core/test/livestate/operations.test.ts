@@ -50,6 +50,15 @@ forEachBackend("livestate/broadcast", (ctx) => {
     expect(await stored(started, creds)).toEqual({ data: { c: 3 }, version: 3 })
   })
 
+  it("50 merges at once into one live state: every one answered 200, none lost, each a version of its own", async () => {
+    const started = ctx()
+    const creds = await started.workspace()
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      started.client.post("/v2/livestate/broadcast", { ...where, data: { [`k${i}`]: i }, merge: true }, creds.headers)))
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200))
+    expect(await stored(started, creds)).toEqual({ data: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])), version: 50 })
+  })
+
   it(`takes data up to ${MAX_LIVE_STATE_BYTES} bytes as JSON; a byte more, or a merge that would leave more, is refused and nothing is written`, async () => {
     const started = ctx()
     const creds = await started.workspace()
