@@ -13,6 +13,8 @@ import { openApiDocument, type OperationExample } from "./protocol/OpenApi.js"
 import { TracingEnabled } from "./ports/TracingEnabled.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
+import { Emails } from "./emails/Emails.js"
+import { EmailWorker } from "./emails/EmailWorker.js"
 import { JobRunner } from "./jobs/JobRunner.js"
 import { Ids } from "./ports/Ids.js"
 import { Mailer } from "./ports/Mailer.js"
@@ -45,8 +47,9 @@ export interface AtriumLayerConfig<E = never, R = never> {
    */
   readonly runJobs?: boolean
   /**
-   * Deliver webhooks in this process for as long as it lives (a background worker). Off by
-   * default: hosts without long-lived processes call `runDue()` from a scheduler instead.
+   * Deliver webhooks and send notification emails in this process for as long as it lives
+   * (background workers). Off by default: hosts without long-lived processes call `runDue()`
+   * from a scheduler instead.
    */
   readonly runDeliveries?: boolean
   /**
@@ -97,7 +100,7 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
   const services = DomainServices(config.listeners).pipe(Layer.provideMerge(ports))
   const background = [
     ...(config.runJobs === true ? [JobRunner.background()] : []),
-    ...(config.runDeliveries === true ? [DeliveryWorker()] : [])
+    ...(config.runDeliveries === true ? [DeliveryWorker(), EmailWorker()] : [])
   ]
   const all = background.length === 0 ? services : Layer.mergeAll(...(background as [typeof background[number]])).pipe(Layer.provideMerge(services))
   // Beneath everything, so the storage sees it when it decides how to run statements.
@@ -118,10 +121,10 @@ export interface AtriumHandler {
   readonly ready: () => Promise<void>
   readonly dispose: () => Promise<void>
   /**
-   * Makes every webhook attempt and job task that is due now, and resolves with how many:
+   * Makes every webhook attempt, job task and email that is due now, and resolves with how many:
    * for serverless hosts and cron, which have no background worker (call it every minute or so).
    */
-  readonly runDue: () => Promise<{ readonly deliveries: number; readonly jobTasks: number }>
+  readonly runDue: () => Promise<{ readonly deliveries: number; readonly jobTasks: number; readonly emails: number }>
   readonly options: AtriumOptions
   /**
    * Realtime (docs/realtime.md): a transport (node-http's `attachRealtime`) asks `accept` for
@@ -211,7 +214,8 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
         const owner = `due_${Date.now().toString(36)}`
         const deliveries = yield* Deliveries.runDue({ owner })
         const jobTasks = yield* JobRunner.runDue(owner)
-        return { deliveries, jobTasks }
+        const emails = yield* Effect.flatMap(Emails, (emails) => emails.runDue(owner))
+        return { deliveries, jobTasks, emails }
       })),
     options,
     runtime

@@ -57,6 +57,16 @@ export interface AtriumOptions {
     /** How long a claimed task is held before another server may take it over. */
     readonly leaseMillis: number
   }
+  readonly emails: {
+    /** The delay in seconds before each attempt to send an email; its length is the number of attempts. */
+    readonly retrySchedule: ReadonlyArray<number>
+    /** How often the email worker looks for items whose delay or digest ended, and emails due. */
+    readonly pollIntervalMillis: number
+    /** How long a server holds a claimed email before another may take it over (longer than one send takes). */
+    readonly leaseMillis: number
+    /** Emails sent at once by one server. */
+    readonly concurrency: number
+  }
   readonly webhooks: {
     /**
      * The delay in seconds before each attempt of a delivery: the first counted from the
@@ -104,6 +114,7 @@ export const defaultOptions: AtriumOptions = {
   encryptionKey: undefined,
   allowPrivateNetworks: false,
   jobs: { pollIntervalMillis: 1000, leaseMillis: 30_000 },
+  emails: { retrySchedule: [0, 30, 120, 600, 1800, 7200], pollIntervalMillis: 1000, leaseMillis: 120_000, concurrency: 8 },
   webhooks: {
     retrySchedule: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
     timeoutMillis: 15_000,
@@ -115,9 +126,10 @@ export const defaultOptions: AtriumOptions = {
   }
 }
 
-export type AtriumOptionsInput = Partial<Omit<AtriumOptions, "rateLimits" | "jobs" | "webhooks">> & {
+export type AtriumOptionsInput = Partial<Omit<AtriumOptions, "rateLimits" | "jobs" | "emails" | "webhooks">> & {
   readonly rateLimits?: Partial<AtriumOptions["rateLimits"]>
   readonly jobs?: Partial<AtriumOptions["jobs"]>
+  readonly emails?: Partial<AtriumOptions["emails"]>
   readonly webhooks?: Partial<AtriumOptions["webhooks"]>
 }
 
@@ -128,6 +140,7 @@ export const resolveOptions = (input: AtriumOptionsInput = {}): AtriumOptions =>
     ...input,
     rateLimits: { ...defaultOptions.rateLimits, ...input.rateLimits },
     jobs: { ...defaultOptions.jobs, ...input.jobs },
+    emails: { ...defaultOptions.emails, ...input.emails },
     webhooks: {
       ...webhooks,
       // The share follows the concurrency it is a share of, unless set.

@@ -7,6 +7,7 @@ import { documentsDomain } from "./documents/domain.js"
 import { foldersDomain } from "./folders/domain.js"
 import { jobsDomain } from "./jobs/domain.js"
 import { judgmentsDomain } from "./judgments/domain.js"
+import { emailsDomain } from "./emails/domain.js"
 import { livestateDomain } from "./livestate/domain.js"
 import { notificationsDomain } from "./notifications/domain.js"
 import { organizationsDomain } from "./organizations/domain.js"
@@ -42,7 +43,8 @@ export const domains = [
   judgmentsDomain,
   accessDomain,
   realtimeDomain,
-  livestateDomain
+  livestateDomain,
+  emailsDomain
 ] as const
 
 export type Domain = (typeof domains)[number]

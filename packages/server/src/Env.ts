@@ -7,6 +7,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ConnectionLimits } from "./Connections.js"
 import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./Log.js"
+import type { SmtpSettings } from "./SmtpMailer.js"
 import type { TracingSettings } from "./Telemetry.js"
 
 /** Settings of the ready-to-run server, read from the environment once, at start. */
@@ -23,7 +24,12 @@ export interface ServerEnv {
   readonly log?: LogSettings
   /** OTEL_EXPORTER_OTLP_*: send traces there; unset, nothing is traced. */
   readonly tracing?: TracingSettings
+  /** ATRIUM_SMTP_URL and ATRIUM_EMAIL_FROM: mail through that server; unset, nothing is mailed. */
+  readonly smtp?: SmtpSettings
 }
+
+/** The sender of mail when ATRIUM_EMAIL_FROM is not set. */
+export const DEFAULT_EMAIL_FROM = "Atrium <atrium@localhost>"
 
 export const DEFAULT_DATABASE_URL = "sqlite:.data/atrium.db"
 
@@ -55,6 +61,9 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "ATRIUM_ENCRYPTION_KEY", about: "encrypts the stored secrets that are read back (webhook signing secrets, the token signing key, the page-token key, the permission provider's token); at least 32 characters (openssl rand -base64 32); keep it: without it they cannot be read" },
   { name: "ATRIUM_PUBLIC_WORKSPACE_CREATE", about: "0: refuse workspace/create over HTTP (default 1: anyone who reaches the server may create a workspace); atrium workspace create still works" },
   { name: "ATRIUM_STRICT_STATUSES", about: "1: answer domains/add, domains/delete and v2 documents/add's partial failures 409/404 instead of the hosted service's 500 INTERNAL" },
+  { name: "ATRIUM_SMTP_URL", about: "mail notifications and login links through this SMTP server, e.g. smtp://user:pass@smtp.example.com:587 or smtps://…:465 (default: nothing is mailed; login links go to the log)" },
+  { name: "ATRIUM_EMAIL_FROM", about: "sender of the mail a workspace does not give its own (default Atrium <atrium@localhost>)" },
+  { name: "ATRIUM_EMAIL_RETRY_SCHEDULE", about: "seconds before each attempt to send an email (default 0,30,120,600,1800,7200)" },
   { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" },
   { name: "OTEL_EXPORTER_OTLP_ENDPOINT", about: "OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318: a span per operation and per SQL statement go to its /v1/traces (default: no tracing)" },
   { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", about: "the full traces URL instead (e.g. http://localhost:4318/v1/traces)" },
@@ -128,10 +137,27 @@ const otlpHeaders = variable("OTEL_EXPORTER_OTLP_HEADERS", (value) => {
 const tracesUrl = (endpoint: Option.Option<string>, tracesEndpoint: Option.Option<string>): Option.Option<string> =>
   Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base.replace(/\/+$/, "")}/v1/traces`))
 
-const retrySchedule = variable("ATRIUM_WEBHOOK_RETRY_SCHEDULE", (value) => {
-  const parsed = parseRetrySchedule(value)
-  return typeof parsed === "string" ? Either.left(parsed) : Either.right(parsed)
+/** Seconds before each attempt, comma-separated. */
+const schedule = (name: string) =>
+  variable(name, (value) => {
+    const parsed = parseRetrySchedule(value)
+    return typeof parsed === "string" ? Either.left(parsed) : Either.right(parsed)
+  })
+
+const retrySchedule = schedule("ATRIUM_WEBHOOK_RETRY_SCHEDULE")
+
+const smtpUrl = variable("ATRIUM_SMTP_URL", (value) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "smtp:" || url.protocol === "smtps:"
+      ? Either.right(value)
+      : Either.left(`must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@smtp.example.com:587 (got protocol "${url.protocol}")`)
+  } catch {
+    return Either.left("must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@smtp.example.com:587")
+  }
 })
+
+const emailRetrySchedule = schedule("ATRIUM_EMAIL_RETRY_SCHEDULE")
 
 /** Refused at start, naming the variable, rather than when the first secret is stored. */
 const encryptionKey = variable("ATRIUM_ENCRYPTION_KEY", (value) => {
@@ -167,6 +193,9 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   jobsPollMillis: integer("ATRIUM_JOBS_POLL_MS", 1),
   jobsLeaseMillis: integer("ATRIUM_JOBS_LEASE_MS", 1),
   retrySchedule,
+  smtpUrl,
+  emailFrom: text("ATRIUM_EMAIL_FROM"),
+  emailRetrySchedule,
   webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
   webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
   webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1),
@@ -182,6 +211,7 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
     headers: Option.getOrElse(v.otlpHeaders, () => ({})),
     serviceName: Option.getOrElse(v.serviceName, () => "atrium")
   }))),
+  ...when("smtp", Option.map(v.smtpUrl, (url) => ({ url, from: Option.getOrElse(v.emailFrom, () => DEFAULT_EMAIL_FROM) }))),
   log: {
     level: Option.getOrElse(v.logLevel, () => defaultLogSettings.level),
     format: Option.getOrElse(v.logFormat, () => defaultLogSettings.format)
@@ -209,6 +239,7 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
     // Requests per second per API key, counted in storage so it holds across servers.
     ...(Option.isSome(v.ratePerKey) && { rateLimits: { perApiKey: { limit: v.ratePerKey.value, windowMillis: 1000 } } }),
     jobs: { ...when("pollIntervalMillis", v.jobsPollMillis), ...when("leaseMillis", v.jobsLeaseMillis) },
+    emails: { ...when("retrySchedule", v.emailRetrySchedule) },
     webhooks: {
       ...when("retrySchedule", v.retrySchedule),
       ...when("pollIntervalMillis", v.webhookPollMillis),

@@ -8,6 +8,7 @@ import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitCon
 import { docsPage } from "./DocsPage.js"
 import type { ServerEnv } from "./Env.js"
 import { type Log, makeLog } from "./Log.js"
+import { SmtpMailer } from "./SmtpMailer.js"
 import { storageFromUrl } from "./Storage.js"
 import { tracingLayer } from "./Telemetry.js"
 import * as Effect from "effect/Effect"
@@ -43,6 +44,13 @@ const rootMessage = (error: unknown): string => {
   return text === "" ? String(error) : text
 }
 
+/** The SMTP URL without its password, for the log. */
+const redactedSmtp = (url: string) => {
+  const parsed = new URL(url)
+  if (parsed.password !== "") parsed.password = "redacted"
+  return parsed.toString()
+}
+
 const cannotOpen = (description: string, error: unknown) => new Error(`cannot open the database (${description}): ${rootMessage(error)}`)
 
 /**
@@ -54,8 +62,11 @@ const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv
   log.info(applied.length > 0 ? `migrations applied: ${applied.join(", ")}` : "database is up to date", { storage: storage.description })
   const tracing = env.tracing === undefined ? undefined : await tracingLayer(env.tracing)
   if (env.tracing) log.info(`tracing to ${env.tracing.url}`, { service: env.tracing.serviceName })
+  if (env.smtp === undefined) log.info("ATRIUM_SMTP_URL is not set: no email is sent (notifications are not mailed, login links go to the log)")
+  else log.info(`mail goes through ${redactedSmtp(env.smtp.url)}`, { from: env.smtp.from })
   const atrium = createAtrium({
     storage: storage.migratedLayer,
+    ...(env.smtp !== undefined && { mailer: SmtpMailer(env.smtp) }),
     options: env.options,
     runJobs: background,
     runDeliveries: background,
@@ -128,10 +139,10 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
 }
 
 /**
- * `atrium worker`: webhook delivery and background jobs with no HTTP server. `once`: what is
+ * `atrium worker`: webhook delivery, email and background jobs with no HTTP server. `once`: what is
  * due now, then the storage is closed (for a scheduler); otherwise until `close()`.
  */
-export async function work(env: ServerEnv, options: { readonly once: true }): Promise<{ readonly deliveries: number; readonly jobTasks: number }>
+export async function work(env: ServerEnv, options: { readonly once: true }): Promise<{ readonly deliveries: number; readonly jobTasks: number; readonly emails: number }>
 export async function work(env: ServerEnv, options: { readonly once: false }): Promise<{ readonly close: () => Promise<void>; readonly log: Log }>
 export async function work(env: ServerEnv, options: { readonly once: boolean }) {
   const log = makeLog(env.log)

@@ -47,7 +47,7 @@ describe("PgStorage", () => {
       yield* PgStorage.migrate
       const sql = yield* SqlClient.SqlClient
       const columns = (yield* columnsOf(sql, "public")).filter((c) => c.table_name !== MIGRATIONS_TABLE)
-      expect(new Set(columns.map((c) => c.table_name)).size).toBe(38)
+      expect(new Set(columns.map((c) => c.table_name)).size).toBe(40)
       for (const c of columns) {
         const where = `${c.table_name}.${c.column_name}`
         if (c.data_type === "text") expect(c.collation_name, where).toBe("C")
@@ -61,7 +61,7 @@ describe("PgStorage", () => {
       const sql = yield* SqlClient.SqlClient
       const inSchema = yield* columnsOf(sql, "tenant_one")
       expect(inSchema.filter((c) => c.table_name === MIGRATIONS_TABLE)).not.toEqual([])
-      expect(new Set(inSchema.map((c) => c.table_name)).size).toBe(39)
+      expect(new Set(inSchema.map((c) => c.table_name)).size).toBe(41)
       // Unqualified names (as every repository writes them) resolve to the schema.
       yield* sql`INSERT INTO server_secrets (name, value) VALUES ('where', 'tenant_one')`
       expect(yield* sql`SELECT value FROM tenant_one.server_secrets`).toEqual([{ value: "tenant_one" }])

@@ -126,6 +126,8 @@ export class CommentsRepo extends Context.Tag("@atrium/core/CommentsRepo")<Comme
   readonly deleteReaction: (key: Omit<ReactionRow, "createdAt" | "record">) => Effect.Effect<boolean>
   /** The user read the thread as it was at `readAt`. */
   readonly markRead: (apiKey: string, organizationId: string, annotationId: string, userId: string, readAt: number) => Effect.Effect<void>
+  /** When the user last read each of these threads (the thread's lastUpdated then); a thread never read is absent. */
+  readonly readAtOf: (apiKey: string, organizationId: string, userId: string, annotationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
   /** Per document (those with matching threads only): the threads that match, and those the user has not read since they last changed. */
   readonly countAnnotations: (
     apiKey: string,

@@ -249,6 +249,12 @@ export const SqlCommentsRepo = Layer.effect(
         sql`INSERT INTO comment_reads ${
           sql.insert({ api_key: apiKey, organization_id: organizationId, annotation_id: annotationId, user_id: userId, read_at: readAt })
         } ON CONFLICT (api_key, organization_id, annotation_id, user_id) DO UPDATE SET read_at = excluded.read_at`.pipe(ignoreRows),
+      readAtOf: (apiKey, organizationId, userId, annotationIds) =>
+        annotationIds.length === 0 ? Effect.succeed(new Map()) : sql`SELECT annotation_id, read_at FROM comment_reads
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND user_id = ${userId} AND ${sql.in("annotation_id", annotationIds)}`.pipe(
+          mapRows((rows: ReadonlyArray<{ readonly annotation_id: string; readonly read_at: IntegerColumn }>) =>
+            new Map(rows.map((row) => [row.annotation_id, num(row.read_at)])))
+        ),
       countAnnotations: (apiKey, organizationId, userId, filters) =>
         sql`SELECT a.document_id AS document_id, COUNT(*) AS total,
             SUM(CASE WHEN r.read_at IS NULL OR r.read_at < a.last_updated THEN 1 ELSE 0 END) AS unread

@@ -22,6 +22,10 @@ const NOTIFYING: Readonly<Record<string, { readonly trigger: string; readonly he
   "comment_annotation.status_change": { trigger: "statusChange", headline: "{actionUser} changed the status of a comment thread" }
 }
 
+/** The notification-service trigger of a comment notification's kind (its `actionType`); undefined for others (a host's). */
+export const triggerOf = (actionType: string | undefined): string | undefined =>
+  actionType === undefined ? undefined : NOTIFYING[actionType]?.trigger
+
 /**
  * Who is involved in a thread (docs/notifications.md): its comments' authors, the users its
  * comments mention, and its assignee; `mentions` false leaves out those only mentioned (the

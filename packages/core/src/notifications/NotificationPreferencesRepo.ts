@@ -40,5 +40,7 @@ export class NotificationPreferencesRepo extends Context.Tag("@atrium/core/Notif
       channels: { readonly inbox: Channel | null; readonly email: Channel | null; readonly slack: Channel | null },
       updatedAt: number
     ) => Effect.Effect<void>
+    /** The users whose email channel resolves to ALL in the document (set there, or set at the organization and not there). */
+    readonly emailAllIn: (apiKey: string, organizationId: string, documentId: string) => Effect.Effect<ReadonlyArray<string>>
   }
 >() {}

@@ -60,18 +60,15 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
     const { withTransaction } = yield* Transactions
     const events = yield* Events
 
-    /** Of these notifications (one organization's), those `reader` may see now, in their order. */
-    const visibleTo = (reader: ThreadReader, organizationId: string) => {
+    /**
+     * Of these notifications (one organization's), those `reader` may read now, in their order: the
+     * document (the access rule) and the thread (its visibility), whatever their preferences.
+     */
+    const readableBy = (reader: ThreadReader, organizationId: string) => {
       const seen = threadsSeenBy(access, reader, organizationId)
-      return (items: ReadonlyArray<UserNotification>): Effect.Effect<ReadonlyArray<UserNotification>> =>
+      return (wanted: ReadonlyArray<UserNotification>): Effect.Effect<ReadonlyArray<UserNotification>> =>
         Effect.gen(function*() {
-          if (items.length === 0) return items
-          const documentIds = [...new Set(items.map((item) => item.row.documentId))]
-          const channels = yield* preferences.channelsFor(reader.apiKey, organizationId, reader.userId, documentIds)
-          const wanted = items.filter((item) => {
-            const inbox = channels.get(item.row.documentId)?.inbox ?? "ALL"
-            return inbox === "ALL" || (inbox === "MINE" && (item.row.toAll || item.state?.involved === true))
-          })
+          if (wanted.length === 0) return wanted
           const annotationIds = [...new Set(wanted.flatMap((item) => item.row.annotationId ?? []))]
           const threads = annotationIds.length === 0 ? new Map() : new Map(
             (yield* comments.pageAnnotations(reader.apiKey, organizationId, { ids: annotationIds }, { order: "asc", limit: annotationIds.length }))
@@ -85,6 +82,21 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
               : { documentId: item.row.documentId, createdBy: made?.createdBy ?? "", record: { visibilityConfig: made?.visibilityConfig ?? { type: "public" } }, item }
           })
           return (yield* seen(judged)).map((entry) => entry.item)
+        })
+    }
+
+    /** Of these notifications (one organization's), those `reader` may see now in their inbox (readableBy, then their inbox preference), in their order. */
+    const visibleTo = (reader: ThreadReader, organizationId: string) => {
+      const readable = readableBy(reader, organizationId)
+      return (items: ReadonlyArray<UserNotification>): Effect.Effect<ReadonlyArray<UserNotification>> =>
+        Effect.gen(function*() {
+          if (items.length === 0) return items
+          const documentIds = [...new Set(items.map((item) => item.row.documentId))]
+          const channels = yield* preferences.channelsFor(reader.apiKey, organizationId, reader.userId, documentIds)
+          return yield* readable(items.filter((item) => {
+            const inbox = channels.get(item.row.documentId)?.inbox ?? "ALL"
+            return inbox === "ALL" || (inbox === "MINE" && (item.row.toAll || item.state?.involved === true))
+          }))
         })
     }
 
@@ -173,6 +185,7 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
         Effect.map(access.check({ apiKey, userId, organizationId, documentId }), (decision) => decision.accessRole !== null))
 
     return {
+      readableBy,
       visibleTo,
       unreadCount,
       pageOfView,

@@ -83,7 +83,15 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
           slack = COALESCE(excluded.slack, notification_preferences.slack),
           updated_at = excluded.updated_at`.pipe(ignoreRows),
           { discard: true }
-        )
+        ),
+      emailAllIn: (apiKey, organizationId, documentId) =>
+        sql`SELECT p.user_id FROM notification_preferences p
+            WHERE p.api_key = ${apiKey} AND p.organization_id = ${organizationId} AND p.email = 'ALL' AND (
+              p.document_id = ${documentId} OR (p.document_id = ${ORGANIZATION_LEVEL} AND NOT EXISTS (
+                SELECT 1 FROM notification_preferences d
+                WHERE d.api_key = p.api_key AND d.organization_id = p.organization_id AND d.user_id = p.user_id
+                  AND d.document_id = ${documentId} AND d.email IS NOT NULL)))
+            ORDER BY p.user_id`.pipe(allRows((r: { readonly user_id: string }) => r.user_id))
     }
   })
 )

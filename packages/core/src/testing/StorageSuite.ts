@@ -19,6 +19,7 @@ import { cases as agents } from "./storage/agents.js"
 import { cases as comments } from "./storage/comments.js"
 import { cases as deliveries } from "./storage/deliveries.js"
 import { cases as documents } from "./storage/documents.js"
+import { cases as emails } from "./storage/emails.js"
 import type { StorageCases } from "./storage/fixtures.js"
 import { cases as folders } from "./storage/folders.js"
 import { cases as infrastructure } from "./storage/infrastructure.js"
@@ -53,7 +54,8 @@ const byDomain: Readonly<Record<DomainName, StorageCases>> = {
   judgments,
   access,
   realtime,
-  livestate
+  livestate,
+  emails
 }
 
 /**

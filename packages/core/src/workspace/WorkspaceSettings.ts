@@ -1,5 +1,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 import { accessEvents } from "../access/AccessEvents.js"
 import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret } from "../crypto/Secrets.js"
@@ -12,6 +13,7 @@ import { API_KEY_CONFIG_SETTING, storedApiKeyConfig } from "./ApiKeyConfig.js"
 import { DomainOrigins } from "./DomainOrigins.js"
 import { normalizeDomains } from "./Domains.js"
 import { DomainsRepo } from "./DomainsRepo.js"
+import { EMAIL_SERVICE, mergeEmailService, storedEmailService } from "./EmailServiceConfig.js"
 import { continueUrlCheck, isDisposableEmail } from "./EmailRules.js"
 import { LoginLinksRepo } from "./LoginLinksRepo.js"
 import { mergeNotificationService, NOTIFICATION_SERVICE, storedNotificationService } from "./NotificationServiceConfig.js"
@@ -22,6 +24,7 @@ import type {
   DomainsInput,
   SendLoginLinkInput,
   UpdateApiKeyConfigInput,
+  UpdateEmailServiceInput,
   UpdateNotificationServiceInput,
   UpdatePermissionProviderInput
 } from "./WorkspaceSettingsSchemas.js"
@@ -136,6 +139,21 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
       /** Spec: notificationconfig/get. */
       getNotificationConfig: (apiKey: string) => notificationService(apiKey),
 
+      getEmailConfig: (apiKey: string) => storedEmailService(settings, apiKey),
+
+      updateEmailConfig: (apiKey: string, input: typeof UpdateEmailServiceInput.Type) =>
+        Effect.gen(function*() {
+          if (input.useEmailService === undefined && input.emailServiceConfig === undefined) {
+            return yield* invalidArgument("Invalid email service configuration: at least one of useEmailService or emailServiceConfig must be provided.")
+          }
+          return yield* withTransaction(Effect.gen(function*() {
+            yield* lock("settings", apiKey, EMAIL_SERVICE)
+            const next = mergeEmailService(yield* storedEmailService(settings, apiKey), input)
+            yield* settings.put(apiKey, EMAIL_SERVICE, next)
+            return next
+          }))
+        }),
+
       updateNotificationConfig: (apiKey: string, input: typeof UpdateNotificationServiceInput.Type) =>
         Effect.gen(function*() {
           if (input.useNotificationService === undefined && input.notificationServiceConfig === undefined) {
@@ -177,7 +195,10 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             link.searchParams.set(LOGIN_TOKEN_PARAMETER, token)
             // A mail that cannot go out is logged, not answered: an error only an owner's email
             // could cause would tell owners from everyone else.
+            // Sent at once, not through the stored email queue: the link's token must not rest in
+            // the database in clear. A passing SMTP failure is tried twice more.
             yield* mailer.send(signInMail(input.email, link.toString())).pipe(
+              Effect.retry({ times: 2, schedule: Schedule.exponential("500 millis"), while: (error) => !error.permanent }),
               Effect.catchAllCause((cause) => Effect.logError("Login link mail could not be sent.", cause))
             )
           }

@@ -84,6 +84,50 @@ export const UpdateNotificationServiceInput = Schema.Struct({
 
 export const NotificationServiceResult = SuccessResult(NotificationServiceSettings)
 
+// ---- Email service ----------------------------------------------------------------------------
+
+/**
+ * The link an email points to, with `{organizationId}`, `{documentId}`, `{annotationId}` and
+ * `{notificationId}` filled in (URL-encoded); an http(s) URL once they are (an Atrium extension:
+ * docs/notifications.md, "Email").
+ */
+const LinkTemplate = Text(2000).pipe(
+  Schema.filter((value) => value === "" || isHttpUrl(value.replace(/\{\w+\}/g, "x")) || "linkTemplate must be an http(s) URL, e.g. https://app.example.com/{documentId}#{annotationId}")
+)
+
+export const EmailServiceSettings = Schema.Struct({
+  useEmailService: Schema.Boolean,
+  emailServiceConfig: Schema.Struct({
+    type: Schema.Literal("default"),
+    fromEmail: optional(Schema.String),
+    fromCompany: optional(Schema.String),
+    commentTemplateId: optional(Schema.String),
+    tagTemplateId: optional(Schema.String),
+    linkTemplate: optional(Schema.String),
+    triggers: Schema.Struct({ comment: Triggers })
+  })
+}).annotations({ identifier: "EmailServiceSettings" })
+
+/**
+ * emailconfig/update: merged over the stored settings. `type` is `default` only: Atrium sends
+ * through its own SMTP server (ATRIUM_SMTP_URL), never SendGrid, so a SendGrid key is refused
+ * rather than kept unused (docs/decisions.md, "Notifications").
+ */
+export const UpdateEmailServiceInput = Schema.Struct({
+  useEmailService: optional(Schema.Boolean),
+  emailServiceConfig: optional(Schema.Struct({
+    type: optional(Schema.Literal("default").annotations({ message: () => "Invalid email service configuration: type must be \"default\" (Atrium mails through its SMTP server, ATRIUM_SMTP_URL; SendGrid is not supported)" })),
+    fromEmail: optional(Email),
+    fromCompany: optional(Text(200)),
+    commentTemplateId: optional(Text(200)),
+    tagTemplateId: optional(Text(200)),
+    linkTemplate: optional(LinkTemplate),
+    triggers: optional(Schema.Struct({ comment: optional(Triggers) }))
+  }))
+})
+
+export const EmailServiceResult = SuccessResult(EmailServiceSettings)
+
 // ---- API key config ---------------------------------------------------------------------------
 
 /** apikeyconfig/get: the settings Atrium acts on (docs/decisions.md, "Access"). */

@@ -10,7 +10,9 @@ import {
   DomainsInput,
   GetDomainsResult,
   LoginLinkResult,
+  EmailServiceResult,
   NotificationServiceResult,
+  UpdateEmailServiceInput,
   PermissionProviderResult,
   SendLoginLinkInput,
   UpdateApiKeyConfigInput,
@@ -125,6 +127,29 @@ export const workspaceSettingsOperations = [
     service: WorkspaceSettings,
     handler: (workspaceSettings, input, caller) =>
       Effect.map(workspaceSettings.updateNotificationConfig(caller.apiKey, input), answer("Notification configuration updated successfully."))
+  }),
+  defineOperation({
+    name: "workspace.emailconfig.get",
+    paths: ["/v2/workspace/emailconfig/get"],
+    auth: "apiKey",
+    summary: "Read the email settings: whether notification emails go out, their sender, link and triggers.",
+    input: NoParameters,
+    output: EmailServiceResult,
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getEmailConfig(caller.apiKey), answer("Email configuration retrieved successfully."))
+  }),
+  defineOperation({
+    name: "workspace.emailconfig.update",
+    paths: ["/v2/workspace/emailconfig/update"],
+    auth: "apiKey",
+    summary: "Update the email settings (partial); answers the stored settings.",
+    input: UpdateEmailServiceInput,
+    output: EmailServiceResult,
+    errors: ["INVALID_ARGUMENT"],
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.updateEmailConfig(caller.apiKey, input), answer("Email configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.email.sendloginlink",

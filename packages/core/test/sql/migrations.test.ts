@@ -85,7 +85,7 @@ it.effect("the migrations build the same tables, keys and indexes on SQLite, Pos
     const postgres = yield* Effect.provide(Effect.zipRight(PgStorage.migrate, postgresShape), PgStorage.clientLayer({ url: db.url }))
     const memory = yield* Effect.provide(sqliteShape, MemoryStorage)
     expect(Object.keys(sqlite.tables)).toContain("atrium_migrations")
-    expect(Object.keys(withoutMigrationsTable(sqlite).tables)).toHaveLength(38)
+    expect(Object.keys(withoutMigrationsTable(sqlite).tables)).toHaveLength(40)
     expect(withoutMigrationsTable(postgres)).toEqual(withoutMigrationsTable(sqlite))
     expect(memory).toEqual(sqlite)
   }))

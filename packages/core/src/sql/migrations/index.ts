@@ -20,6 +20,7 @@ import presenceLive from "./0018_presence_live.js"
 import notifications from "./0019_notifications.js"
 import realtimeFollowChain from "./0020_realtime_follow_chain.js"
 import liveState from "./0021_live_state.js"
+import emails from "./0022_emails.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -50,7 +51,8 @@ export const migrationRecord = {
   "0018_presence_live": presenceLive,
   "0019_notifications": notifications,
   "0020_realtime_follow_chain": realtimeFollowChain,
-  "0021_live_state": liveState
+  "0021_live_state": liveState,
+  "0022_emails": emails
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -1,0 +1,67 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { Mail } from "../ports/Mailer.js"
+
+/** A notification one user is to be mailed, waiting for its delay and its digest. */
+export interface EmailItem {
+  readonly apiKey: string
+  readonly organizationId: string
+  readonly notificationId: string
+  readonly userId: string
+  readonly documentId: string
+  readonly createdAt: number
+  /** When its delay ends (its creation, without one). */
+  readonly dueAt: number
+  /** When a pass looks at it again: its due time, then when the digest it waits in closes. */
+  readonly nextCheckAt: number
+}
+
+/** A composed email until SMTP took it. */
+export interface OutgoingEmail {
+  readonly apiKey: string
+  readonly id: string
+  readonly organizationId: string
+  readonly userId: string
+  readonly mail: Mail
+  /** The notifications it tells of. */
+  readonly notificationIds: ReadonlyArray<string>
+  readonly attempts: number
+  readonly nextAttemptAt: number
+  readonly createdAt: number
+}
+
+/** One recipient: the unit a pass composes for, under its lock. */
+export interface Recipient {
+  readonly apiKey: string
+  readonly userId: string
+}
+
+/** Storage port: the email queue (docs/notifications.md, "Email"). */
+export class EmailsRepo extends Context.Tag("@atrium/core/EmailsRepo")<EmailsRepo, {
+  /** Adds the items; one the user already has for that notification is kept as it is. */
+  readonly insertItems: (items: ReadonlyArray<EmailItem>) => Effect.Effect<void>
+  /** Recipients with an item to look at by `now`, at most `limit`. */
+  readonly recipientsToCheck: (now: number, limit: number) => Effect.Effect<ReadonlyArray<Recipient>>
+  /** Every waiting item of the recipient, by due time. */
+  readonly itemsOf: (recipient: Recipient) => Effect.Effect<ReadonlyArray<EmailItem>>
+  /** Removes these items of the recipient (mailed or dropped). */
+  readonly deleteItems: (recipient: Recipient, items: ReadonlyArray<Pick<EmailItem, "organizationId" | "notificationId">>) => Effect.Effect<void>
+  /** Sets when these items of the recipient are looked at again. */
+  readonly recheckItems: (recipient: Recipient, items: ReadonlyArray<Pick<EmailItem, "organizationId" | "notificationId">>, at: number) => Effect.Effect<void>
+  readonly insertOutgoing: (email: OutgoingEmail) => Effect.Effect<void>
+  /** Pending emails due by `now` and not held by a live lease, oldest first, at most `limit`. */
+  readonly dueOutgoing: (now: number, limit: number) => Effect.Effect<ReadonlyArray<OutgoingEmail>>
+  /**
+   * Takes the email for `owner` until `leaseUntil`, if it is still pending, due and not held by
+   * a live lease: whether it was taken (of servers racing for one, exactly one is).
+   */
+  readonly claimOutgoing: (apiKey: string, id: string, owner: string, now: number, leaseUntil: number) => Effect.Effect<boolean>
+  /** SMTP took it: removed (while `owner` still holds it). */
+  readonly sentOutgoing: (apiKey: string, id: string, owner: string) => Effect.Effect<void>
+  /** It failed: tried again at `nextAttemptAt`, or, undefined, failed for good; the lease is released. */
+  readonly failedOutgoing: (apiKey: string, id: string, owner: string, error: string, nextAttemptAt: number | undefined) => Effect.Effect<void>
+  /** Releases every lease of `owner` (a server stopping). */
+  readonly releaseAll: (owner: string) => Effect.Effect<number>
+  /** Emails that failed for good, newest first: for operators. */
+  readonly failedEmails: (apiKey: string, limit: number) => Effect.Effect<ReadonlyArray<OutgoingEmail & { readonly lastError: string }>>
+}>() {}
