@@ -36,7 +36,8 @@ const closesAt = <A extends Batchable>(group: Group<A>): number => {
  * The emails one recipient's due items (in due order) make by `now` (docs/notifications.md,
  * "Delay and digests"). Without batching, one email each. With document batching, the items of a
  * document gather into one digest; with user batching, all of them; a digest's window opens with
- * its first item and it closes when the window ends or it holds `maxActivities`. With both on, an
+ * the first item still waiting for it (so no item waits more than one window once due) and it
+ * closes when the window ends or it holds `maxActivities`. With both on, an
  * item sits in both and goes with whichever closes first, never twice: digests close in the order
  * of their closing times, each taking its items out of the other.
  */
