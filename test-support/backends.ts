@@ -81,7 +81,7 @@ const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): P
  * notification never reaches the feed's LISTEN connection: there the in-process feed stands in
  * (one server per database; the PostgreSQL feed's own tests need a real server).
  */
-const pgStorage = (db: TestDatabase) =>
+export const pgStorage = (db: TestDatabase) =>
   db.server.startsWith("PGlite") ? Layer.merge(PgStorage.layer({ url: db.url }), InProcessChangeFeed) : PgStorage.layer({ url: db.url })
 
 export const backends: ReadonlyArray<Backend> = [
