@@ -25,6 +25,8 @@ export interface MailServer {
   refuse: (mail: { readonly to: ReadonlyArray<string> }) => number | undefined
   /** Messages refused so far. */
   refused: number
+  /** While true, a message's data is taken and never answered: the sender waits (a server that hangs). */
+  hold: boolean
   /** Resolves once `count` mails have been accepted (rejects after `timeoutMillis`). */
   readonly waitFor: (count: number, timeoutMillis?: number) => Promise<void>
   /** Atrium's SMTP mailer pointed at it. */
@@ -35,7 +37,7 @@ export interface MailServer {
 export const startMailServer = async (): Promise<MailServer> => {
   const mails: Array<ReceivedMail> = []
   const waiters: Array<() => void> = []
-  const state: Pick<MailServer, "refuse" | "refused"> = { refuse: () => undefined, refused: 0 }
+  const state: Pick<MailServer, "refuse" | "refused" | "hold"> = { refuse: () => undefined, refused: 0, hold: false }
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -43,6 +45,7 @@ export const startMailServer = async (): Promise<MailServer> => {
     onData(stream, session, callback) {
       const to = session.envelope.rcptTo.map((rcpt) => rcpt.address)
       simpleParser(stream).then((parsed) => {
+        if (state.hold) return
         const code = state.refuse({ to })
         if (code !== undefined) {
           state.refused++
@@ -78,6 +81,12 @@ export const startMailServer = async (): Promise<MailServer> => {
     },
     set refused(n) {
       state.refused = n
+    },
+    get hold() {
+      return state.hold
+    },
+    set hold(on) {
+      state.hold = on
     },
     waitFor: (count, timeoutMillis = 20_000) =>
       new Promise((resolve, reject) => {

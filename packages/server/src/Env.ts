@@ -64,6 +64,8 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "ATRIUM_SMTP_URL", about: "mail notifications and login links through this SMTP server, e.g. smtp://user:pass@smtp.example.com:587 or smtps://…:465 (default: nothing is mailed; login links go to the log)" },
   { name: "ATRIUM_EMAIL_FROM", about: "sender of the mail a workspace does not give its own (default Atrium <atrium@localhost>)" },
   { name: "ATRIUM_EMAIL_RETRY_SCHEDULE", about: "seconds before each attempt to send an email (default 0,30,120,600,1800,7200)" },
+  { name: "ATRIUM_EMAIL_POLL_MS", about: "how often a server looks for emails whose delay or digest ended (default 1000)" },
+  { name: "ATRIUM_EMAIL_LEASE_MS", about: "how long a server holds an email it is sending before another may take it over (default 120000)" },
   { name: "ATRIUM_RATE_LIMIT_PER_KEY", about: "requests per second per API key, across every server on the database (default: no limit); over it: 429 RESOURCE_EXHAUSTED with Retry-After" },
   { name: "OTEL_EXPORTER_OTLP_ENDPOINT", about: "OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318: a span per operation and per SQL statement go to its /v1/traces (default: no tracing)" },
   { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", about: "the full traces URL instead (e.g. http://localhost:4318/v1/traces)" },
@@ -196,6 +198,8 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   smtpUrl,
   emailFrom: text("ATRIUM_EMAIL_FROM"),
   emailRetrySchedule,
+  emailPollMillis: integer("ATRIUM_EMAIL_POLL_MS", 1),
+  emailLeaseMillis: integer("ATRIUM_EMAIL_LEASE_MS", 1),
   webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
   webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
   webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1),
@@ -239,7 +243,7 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
     // Requests per second per API key, counted in storage so it holds across servers.
     ...(Option.isSome(v.ratePerKey) && { rateLimits: { perApiKey: { limit: v.ratePerKey.value, windowMillis: 1000 } } }),
     jobs: { ...when("pollIntervalMillis", v.jobsPollMillis), ...when("leaseMillis", v.jobsLeaseMillis) },
-    emails: { ...when("retrySchedule", v.emailRetrySchedule) },
+    emails: { ...when("retrySchedule", v.emailRetrySchedule), ...when("pollIntervalMillis", v.emailPollMillis), ...when("leaseMillis", v.emailLeaseMillis) },
     webhooks: {
       ...when("retrySchedule", v.retrySchedule),
       ...when("pollIntervalMillis", v.webhookPollMillis),
