@@ -172,7 +172,7 @@ describe("atrium CLI", () => {
   })
 
   it("documents every variable it reads, once: in --help and in the README's table", async () => {
-    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\b(?:variable|text|integer|yesNo|oneOf|otlpUrl)\("([A-Z_]+)"/g)].map((m) => m[1]!))
+    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\b(?:variable|text|integer|yesNo|oneOf|otlpUrl|schedule)\("([A-Z_]+)"/g)].map((m) => m[1]!))
     const listed = ENVIRONMENT_VARIABLES.map((v) => v.name)
     expect(new Set(listed)).toEqual(read)
     expect(listed.length).toBe(read.size)

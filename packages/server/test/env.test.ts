@@ -7,7 +7,8 @@ describe("readEnv", () => {
     const env = readEnv({})
     // Reachable from this machine only until HOST says otherwise.
     expect(env).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: DEFAULT_DATABASE_URL, log: { level: "info", format: "text" } })
-    expect(env.options).toEqual({ jobs: {}, webhooks: {} })
+    expect(env.options).toEqual({ jobs: {}, emails: {}, webhooks: {} })
+    expect(env.smtp).toBeUndefined()
     expect(env.connections).toEqual({})
   })
 
@@ -28,6 +29,11 @@ describe("readEnv", () => {
       ATRIUM_JOBS_POLL_MS: "50",
       ATRIUM_JOBS_LEASE_MS: "1500",
       ATRIUM_WEBHOOK_RETRY_SCHEDULE: "0,1,2.5",
+      ATRIUM_SMTP_URL: "smtps://u:p@smtp.example.com:465",
+      ATRIUM_EMAIL_FROM: "Acme <n@acme.example>",
+      ATRIUM_EMAIL_RETRY_SCHEDULE: "0,60",
+      ATRIUM_EMAIL_POLL_MS: "250",
+      ATRIUM_EMAIL_LEASE_MS: "9000",
       ATRIUM_WEBHOOK_POLL_MS: "20",
       ATRIUM_WEBHOOK_LEASE_MS: "3000",
       ATRIUM_WEBHOOK_CONCURRENCY: "4",
@@ -48,6 +54,7 @@ describe("readEnv", () => {
       databaseUrl: "postgres://db/x",
       pgSchema: "tenant",
       connections: { headersTimeoutMillis: 2000, requestTimeoutMillis: 4000, keepAliveTimeoutMillis: 6000, maxConnections: 500 },
+      smtp: { url: "smtps://u:p@smtp.example.com:465", from: "Acme <n@acme.example>" },
       options: {
         headerPrefix: "x-velt",
         consoleDomain: "console.example.com",
@@ -59,6 +66,7 @@ describe("readEnv", () => {
         encryptionKey: "k".repeat(44),
         rateLimits: { perApiKey: { limit: 100, windowMillis: 1000 } },
         jobs: { pollIntervalMillis: 50, leaseMillis: 1500 },
+        emails: { retrySchedule: [0, 60], pollIntervalMillis: 250, leaseMillis: 9000 },
         webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4, concurrencyPerKey: 2, endpointsPerKey: 10 }
       }
     })
@@ -91,6 +99,12 @@ describe("readEnv", () => {
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL, got "collector:4318"/)
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "novalue" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS must be name=value pairs/)
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "a=%zz" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded/)
+  })
+
+  it("takes an smtp:// or smtps:// URL only, naming the variable; the sender defaults", () => {
+    expect(readEnv({ ATRIUM_SMTP_URL: "smtp://localhost:1025" }).smtp).toEqual({ url: "smtp://localhost:1025", from: "Atrium <atrium@localhost>" })
+    expect(() => readEnv({ ATRIUM_SMTP_URL: "http://mail.example.com" })).toThrow(/ATRIUM_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL.*got protocol "http:"/)
+    expect(() => readEnv({ ATRIUM_SMTP_URL: "mail.example.com:25" })).toThrow(/ATRIUM_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/)
   })
 
   it("refuses a retry schedule that is not comma-separated seconds", () => {
