@@ -49,6 +49,11 @@ export const walkthrough = [
     path: "/v2/workspace/notificationconfig/update",
     data: () => ({ useNotificationService: true, notificationServiceConfig: { delayConfig: { isEnabled: true, delaySeconds: 60 } } })
   },
+  { path: "/v2/workspace/emailconfig/get", data: () => ({}) },
+  {
+    path: "/v2/workspace/emailconfig/update",
+    data: () => ({ emailServiceConfig: { fromEmail: "notifications@acme.example", fromCompany: "Acme", linkTemplate: "https://app.acme.example/docs/{documentId}#{annotationId}" } })
+  },
   { path: "/v2/workspace/apikeyconfig/get", data: () => ({}) },
   { path: "/v2/workspace/apikeyconfig/update", data: () => ({ defaultDocumentAccessType: "organizationPrivate" }) },
   { path: "/v2/workspace/email/send-login-link", data: () => ({ email: "owner@acme.example", continueUrl: "http://localhost:3000/welcome" }) },

@@ -65,6 +65,23 @@ export interface NotificationServiceSettings {
   }
 }
 
+export interface EmailServiceSettings {
+  readonly useEmailService: boolean
+  readonly emailServiceConfig: {
+    readonly type: "default"
+    readonly fromEmail?: string
+    readonly fromCompany?: string
+    readonly commentTemplateId?: string
+    readonly tagTemplateId?: string
+    readonly linkTemplate?: string
+    readonly triggers: {
+      readonly comment: {
+        readonly [key: string]: boolean
+      }
+    }
+  }
+}
+
 export type Id = string
 
 export type Organization = {
@@ -669,6 +686,37 @@ export interface WorkspaceNotificationconfigUpdateResult {
   readonly status: "success"
   readonly message: string
   readonly data: NotificationServiceSettings
+}
+
+export interface WorkspaceEmailconfigGetInput {}
+
+export interface WorkspaceEmailconfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: EmailServiceSettings
+}
+
+export interface WorkspaceEmailconfigUpdateInput {
+  readonly useEmailService?: boolean | undefined
+  readonly emailServiceConfig?: {
+    readonly type?: "default" | undefined
+    readonly fromEmail?: Email | undefined
+    readonly fromCompany?: string | undefined
+    readonly commentTemplateId?: string | undefined
+    readonly tagTemplateId?: string | undefined
+    readonly linkTemplate?: string | undefined
+    readonly triggers?: {
+      readonly comment?: {
+        readonly [key: string]: boolean
+      } | undefined
+    } | undefined
+  } | undefined
+}
+
+export interface WorkspaceEmailconfigUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: EmailServiceSettings
 }
 
 export interface WorkspaceEmailSendLoginLinkInput {
@@ -2876,6 +2924,10 @@ export interface Operations {
   readonly workspaceNotificationconfigGet: { readonly input: WorkspaceNotificationconfigGetInput; readonly result: WorkspaceNotificationconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the notification service settings (deep partial); answers the stored settings. `POST /v2/workspace/notificationconfig/update`, API key and auth token. */
   readonly workspaceNotificationconfigUpdate: { readonly input: WorkspaceNotificationconfigUpdateInput; readonly result: WorkspaceNotificationconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Read the email settings: whether notification emails go out, their sender, link and triggers. `POST /v2/workspace/emailconfig/get`, API key and auth token. */
+  readonly workspaceEmailconfigGet: { readonly input: WorkspaceEmailconfigGetInput; readonly result: WorkspaceEmailconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update the email settings (partial); answers the stored settings. `POST /v2/workspace/emailconfig/update`, API key and auth token. */
+  readonly workspaceEmailconfigUpdate: { readonly input: WorkspaceEmailconfigUpdateInput; readonly result: WorkspaceEmailconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Mail a workspace owner a sign-in link to continueUrl. Same answer for any email; rate limited per email and IP. `POST /v2/workspace/email/send-login-link`, no credentials. */
   readonly workspaceEmailSendLoginLink: { readonly input: WorkspaceEmailSendLoginLinkInput; readonly result: WorkspaceEmailSendLoginLinkResult; readonly errors: "INVALID_ARGUMENT" | "INTERNAL" | "RESOURCE_EXHAUSTED" }
   /** Disable or re-enable organizations: a disabled organization refuses reads and writes of its data. `POST /v1/organizations/access/disablestate/update`, API key and auth token. */
@@ -3085,6 +3137,8 @@ export const operationTable = {
   workspaceApikeyconfigUpdate: { path: "/v2/workspace/apikeyconfig/update", auth: "apiKey" },
   workspaceNotificationconfigGet: { path: "/v2/workspace/notificationconfig/get", auth: "apiKey" },
   workspaceNotificationconfigUpdate: { path: "/v2/workspace/notificationconfig/update", auth: "apiKey" },
+  workspaceEmailconfigGet: { path: "/v2/workspace/emailconfig/get", auth: "apiKey" },
+  workspaceEmailconfigUpdate: { path: "/v2/workspace/emailconfig/update", auth: "apiKey" },
   workspaceEmailSendLoginLink: { path: "/v2/workspace/email/send-login-link", auth: "public" },
   organizationsAccessDisablestateUpdateV1: { path: "/v1/organizations/access/disablestate/update", auth: "apiKey" },
   organizationsAccessDisablestateUpdate: { path: "/v2/organizations/access/disablestate/update", auth: "apiKey" },

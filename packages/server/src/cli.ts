@@ -119,7 +119,7 @@ const main = async (args: ReadonlyArray<string>) => {
       if (flags === undefined) return
       if (flags.once === true) {
         const done = await work(readEnv(), { once: true })
-        return void process.stdout.write(`atrium: ${done.deliveries} delivery attempt(s), ${done.jobTasks} job task(s)\n`)
+        return void process.stdout.write(`atrium: ${done.deliveries} delivery attempt(s), ${done.jobTasks} job task(s), ${done.emails} email(s)\n`)
       }
       return untilSignal(await work(readEnv(), { once: false }), "stopping the worker")
     }

@@ -37,11 +37,13 @@ export class NotificationEmails extends Effect.Service<NotificationEmails>()("@a
         const involved = Object.keys(notification.notifyUsersByUserId ?? {})
         const everything = yield* preferencesRepo.emailAllIn(apiKey, organizationId, documentId)
         const candidates = [...new Set([...involved, ...everything])].filter((userId) => userId !== actor)
+        if (candidates.length === 0) return []
+        // Only users with an address are worth asking for their preferences.
+        const addressed = (yield* users.findUsers(apiKey, candidates)).filter((user) => user.email).map((user) => user.userId)
         const items: Array<EmailItem> = []
-        for (const userId of candidates) {
+        for (const userId of addressed) {
           const channel = (yield* preferences.channelsFor(apiKey, organizationId, userId, [documentId])).get(documentId)?.email
           if (channel === "NONE" || (channel === "MINE" && !involved.includes(userId))) continue
-          if (!(yield* users.findUser(apiKey, userId))?.email) continue
           const dueAt = at + delayMillis
           items.push({ apiKey, organizationId, notificationId: notification.id, userId, documentId, createdAt: at, dueAt, nextCheckAt: dueAt })
         }

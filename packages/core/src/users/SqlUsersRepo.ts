@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { chunksOf } from "../sql/Chunks.js"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type IntegerColumn, type JsonColumn, num, strOrNull, toJson } from "../sql/Rows.js"
@@ -60,6 +61,9 @@ const toMembership = (r: MembershipSqlRow): MembershipRow => ({
   updatedAt: num(r.updated_at)
 })
 
+/** Users named in one lookup at most: well under every dialect's parameter limit. */
+const USERS_PER_LOOKUP = 1000
+
 export const SqlUsersRepo = Layer.effect(
   UsersRepo,
   Effect.gen(function*() {
@@ -85,6 +89,12 @@ export const SqlUsersRepo = Layer.effect(
       findUser: (apiKey, userId) =>
         sql`SELECT * FROM users WHERE api_key = ${apiKey} AND user_id = ${userId}`.pipe(
           firstRow(toUser)
+        ),
+      findUsers: (apiKey, userIds) =>
+        userIds.length === 0 ? Effect.succeed([]) : Effect.map(
+          Effect.forEach(chunksOf(userIds, USERS_PER_LOOKUP), (chunk) =>
+            sql`SELECT * FROM users WHERE api_key = ${apiKey} AND ${sql.in("user_id", chunk)}`.pipe(allRows(toUser))),
+          (chunks) => chunks.flat()
         ),
       putUser: (u) =>
         sql`INSERT INTO users ${

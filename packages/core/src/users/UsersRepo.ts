@@ -74,6 +74,8 @@ export interface DocumentUser {
 /** Storage port: users of an API key and their memberships in organizations, documents and folders. */
 export class UsersRepo extends Context.Tag("@atrium/core/UsersRepo")<UsersRepo, {
   readonly findUser: (apiKey: string, userId: string) => Effect.Effect<UserRow | undefined>
+  /** Those of these users the key has, in no order. */
+  readonly findUsers: (apiKey: string, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserRow>>
   /** Inserts the user, or replaces every field of the existing one. */
   readonly putUser: (row: UserRow) => Effect.Effect<void>
   readonly findMembership: (

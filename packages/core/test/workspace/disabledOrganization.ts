@@ -20,6 +20,8 @@ export const disabledOrganization: DisabledOrganization = {
     "workspace.apikeyconfig.update": "the key's default document access type, a key setting",
     "workspace.notificationconfig.get": "the key's notification setting",
     "workspace.notificationconfig.update": "the key's notification setting",
+    "workspace.emailconfig.get": "the key's email setting",
+    "workspace.emailconfig.update": "the key's email setting",
     "workspace.email.sendloginlink": "mails the workspace's owner a login link"
   }
 }
