@@ -1,5 +1,6 @@
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { EventEnricher } from "./events/EventEnricher.js"
 import type { EventListener } from "./events/EventListener.js"
 import type { DataTable } from "./jobs/JobTables.js"
 import type { Operation } from "./protocol/Operation.js"
@@ -36,11 +37,14 @@ export interface DomainDescriptor {
   readonly tags?: ReadonlyArray<{ readonly name: string; readonly description: string }>
   /**
    * Its listeners of domain events (events/EventListener.ts), told after each other in the order of
-   * the domain list and before the host's: `services` builds what they need, `listeners` reads them.
+   * the domain list and before the host's: `services` builds what they need, `listeners` reads them;
+   * `enrichers` (events/EventEnricher.ts), what it adds to other domains' events before any listener
+   * is told, read the same way (omitted: none).
    */
   readonly events?: {
     readonly services: AnyLayer
     readonly listeners: Effect.Effect<ReadonlyArray<EventListener>, never, unknown>
+    readonly enrichers?: Effect.Effect<ReadonlyArray<EventEnricher>, never, unknown>
   }
 }
 

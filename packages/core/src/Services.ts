@@ -3,6 +3,7 @@ import * as Layer from "effect/Layer"
 import { DeliverySignal } from "./deliveries/DeliverySignal.js"
 import { mergeLayers } from "./Domain.js"
 import { type Domain, domains } from "./domains.js"
+import { EventEnrichers } from "./events/EventEnricher.js"
 import { type EventListener, EventListeners } from "./events/EventListener.js"
 import { Events } from "./events/Events.js"
 import { Access } from "./protocol/Access.js"
@@ -16,14 +17,19 @@ const eventful = domains.flatMap((domain) => "events" in domain ? [domain.events
 
 /**
  * Events and who listens to them: the domains' listeners (the webhook outbox), in the domains'
- * order, then the host's own. The domain services emit through Events, so it is provided to them,
- * and so are the services the listeners are built on (the outbox, for the webhook messages).
+ * order, then the host's own, and the domains' enrichers of events. The domain services emit
+ * through Events, so it is provided to them, and so are the services the listeners are built on
+ * (the outbox, for the webhook messages).
  */
 const EventServices = (listeners: ReadonlyArray<EventListener>) =>
   Events.Default.pipe(
     Layer.provide(Layer.effect(
       EventListeners,
       Effect.map(Effect.all(eventful.map((events) => events.listeners)), (own) => [...own.flat(), ...listeners])
+    )),
+    Layer.provide(Layer.effect(
+      EventEnrichers,
+      Effect.map(Effect.all(eventful.flatMap((events) => "enrichers" in events ? [events.enrichers] : [])), (own) => own.flat())
     )),
     Layer.provideMerge(mergeLayers(eventful.map((events) => events.services)))
   )

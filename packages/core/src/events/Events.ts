@@ -1,8 +1,10 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { afterCommit } from "../ports/Transactions.js"
+import { EventEnrichers } from "./EventEnricher.js"
 import { type EventListener, EventListeners, type NewEvent } from "./EventListener.js"
 
+export type { EventEnricher } from "./EventEnricher.js"
 export type { EmittedEvents, EventListener, NewEvent } from "./EventListener.js"
 
 /**
@@ -14,6 +16,7 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
   accessors: true,
   effect: Effect.gen(function*() {
     const listeners = yield* EventListeners
+    const enrichers = yield* EventEnrichers
 
     /** The listeners that follow the key's events now. */
     const following = (apiKey: string, notifying: boolean) =>
@@ -43,11 +46,15 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
         }
       })
 
+    /** The events with what every enricher adds (events/EventEnricher.ts), before anyone is told. */
+    const enrich = (apiKey: string, events: ReadonlyArray<NewEvent>): Effect.Effect<ReadonlyArray<NewEvent>> =>
+      Effect.reduce(enrichers, events, (current, enricher) => enricher.enrich(apiKey, current))
+
     return {
       /**
        * Emits the key's `events`: call it inside the transaction of the change that causes them.
        * Lazy: with no listener following the key it does nothing, and events given as an Effect
-       * are then not even built (comments re-read their thread for the payload). `notifying`: some
+       * are then not even built (comments re-read their thread for the payload), nor enriched. `notifying`: some
        * of them ask for notifications (NewEvent.notifies), said before they are built.
        */
       emit: (apiKey: string, events: ReadonlyArray<NewEvent> | Effect.Effect<ReadonlyArray<NewEvent>>, notifying = false): Effect.Effect<void> => {
@@ -55,7 +62,7 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
         return Effect.flatMap(following(apiKey, notifying), (listening) => {
           if (listening.length === 0) return Effect.void
           return Effect.flatMap(Effect.isEffect(events) ? events : Effect.succeed(events), (built) =>
-            built.length === 0 ? Effect.void : tell(listening, apiKey, built))
+            built.length === 0 ? Effect.void : Effect.flatMap(enrich(apiKey, built), (enriched) => tell(listening, apiKey, enriched)))
         })
       }
     }

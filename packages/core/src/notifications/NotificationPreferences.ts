@@ -33,6 +33,22 @@ const resolve = (levels: ReadonlyArray<NotificationPreferenceRow | undefined>) =
   return { inbox: pick("inbox") ?? DEFAULTS.inbox, email: pick("email") ?? DEFAULTS.email, ...(slack !== undefined && { slack }) }
 }
 
+/** A user's channels as config/get answers them: slack only when set. */
+type ChannelConfig = NotificationConfigEntry["config"]
+
+/**
+ * The involved users' preferences as a comment event carries them, keyed by userId: exactly one of
+ * the two keys, the document's when a document-level value exists for one of them (the facts §8.2,
+ * docs/decisions.md "Notifications").
+ */
+export type UsersNotificationsConfig =
+  | { readonly usersDocumentNotificationsConfig: Readonly<Record<string, ChannelConfig>> }
+  | { readonly usersOrganizationNotificationsConfig: Readonly<Record<string, ChannelConfig>> }
+
+/** A level that sets at least one channel. */
+const setsAChannel = (row: NotificationPreferenceRow | undefined) =>
+  row !== undefined && (row.inbox !== null || row.email !== null || row.slack !== null)
+
 /** Per-user notification preferences, per document and as an organization-level default. */
 export class NotificationPreferences extends Effect.Service<NotificationPreferences>()("@atrium/core/NotificationPreferences", {
   accessors: true,
@@ -46,7 +62,7 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
        * then organization, then default): what the inbox and the other channels act on.
        */
       channelsFor: (apiKey: string, organizationId: string, userId: string, documentIds: ReadonlyArray<string>) =>
-        Effect.map(repo.list(apiKey, organizationId, userId, documentIds), (rows) => {
+        Effect.map(repo.list(apiKey, organizationId, [userId], documentIds), (rows) => {
           const organizationRow = rows.find((row) => row.documentId === null)
           const byDocument = new Map<string, ActingChannels>()
           for (const documentId of documentIds) {
@@ -56,12 +72,29 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
           return byDocument
         }),
 
+      /**
+       * These users' preferences in these documents, read at once (one statement for an event
+       * batch): `of(documentId, userIds)` answers some of them in one of the documents, as comment
+       * events carry them, each user's channels resolved as get answers them.
+       */
+      usersConfigs: (apiKey: string, organizationId: string, userIds: ReadonlyArray<string>, documentIds: ReadonlyArray<string>) =>
+        Effect.map(repo.list(apiKey, organizationId, userIds, documentIds), (rows) => {
+          const levels = new Map(rows.map((row) => [JSON.stringify([row.documentId, row.userId]), row]))
+          const level = (documentId: string | null, userId: string) => levels.get(JSON.stringify([documentId, userId]))
+          return (documentId: string, users: ReadonlyArray<string>): UsersNotificationsConfig => {
+            const config = Object.fromEntries(users.map((userId) => [userId, resolve([level(documentId, userId), level(null, userId)])]))
+            return users.some((userId) => setsAChannel(level(documentId, userId)))
+              ? { usersDocumentNotificationsConfig: config }
+              : { usersOrganizationNotificationsConfig: config }
+          }
+        }),
+
       /** Spec notifications/config/get: the organization entry first (when asked), then one entry per document, in request order. */
       get: (apiKey: string, input: typeof GetNotificationConfigInput.Type) =>
         Effect.gen(function*() {
           const { organizationId, userId } = input
           const documentIds = input.documentIds ?? []
-          const rows = yield* repo.list(apiKey, organizationId, userId, documentIds)
+          const rows = yield* repo.list(apiKey, organizationId, [userId], documentIds)
           const organizationRow = rows.find((row) => row.documentId === null)
           const entry = (
             documentId: string | null,

@@ -19,11 +19,14 @@ export interface NotificationPreferenceRow {
 export class NotificationPreferencesRepo extends Context.Tag("@atrium/core/NotificationPreferencesRepo")<
   NotificationPreferencesRepo,
   {
-    /** The user's organization-level row (if any) and the rows of those documents that have one. */
+    /**
+     * The users' organization-level rows (if any) and the rows of those documents that have one:
+     * one statement for up to a thousand users (a comment event's involved users are read at once).
+     */
     readonly list: (
       apiKey: string,
       organizationId: string,
-      userId: string,
+      userIds: ReadonlyArray<string>,
       documentIds: ReadonlyArray<string>
     ) => Effect.Effect<ReadonlyArray<NotificationPreferenceRow>>
     /** Inserts the row, or replaces the existing one of the same level. */

@@ -13,6 +13,9 @@ const ORGANIZATION_LEVEL = ""
 /** Rows of one merge statement: 8 parameters each, well under every dialect's limit. */
 const PREFERENCES_PER_STATEMENT = 1000
 
+/** Users one list statement names at most (their documents are a few: a call's, an event batch's). */
+const USERS_PER_LIST = 1000
+
 /** One `notification_preferences` row as the drivers return it (column types: sql/Rows.ts). */
 interface NotificationPreferenceSqlRow {
   readonly api_key: string
@@ -41,15 +44,19 @@ export const SqlNotificationPreferencesRepo = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return {
-      list: (apiKey, organizationId, userId, documentIds) =>
-        sql`SELECT * FROM notification_preferences WHERE ${
-          sql.and([
-            sql`api_key = ${apiKey}`,
-            sql`organization_id = ${organizationId}`,
-            sql`user_id = ${userId}`,
-            sql.in("document_id", [ORGANIZATION_LEVEL, ...documentIds])
-          ])
-        }`.pipe(allRows(toRow)),
+      list: (apiKey, organizationId, userIds, documentIds) =>
+        Effect.map(
+          Effect.forEach(chunksOf(userIds, USERS_PER_LIST), (users) =>
+            sql`SELECT * FROM notification_preferences WHERE ${
+              sql.and([
+                sql`api_key = ${apiKey}`,
+                sql`organization_id = ${organizationId}`,
+                sql.in("user_id", users),
+                sql.in("document_id", [ORGANIZATION_LEVEL, ...documentIds])
+              ])
+            }`.pipe(allRows(toRow))),
+          (chunks) => chunks.flat()
+        ),
       put: (r) =>
         sql`INSERT INTO notification_preferences ${
           sql.insert({

@@ -3,6 +3,7 @@ import * as Layer from "effect/Layer"
 import { DocumentAccessLayer } from "../access/domain.js"
 import { defineDomain } from "../Domain.js"
 import { clientNotificationOperations } from "./clientOperations.js"
+import { commentEventPreferences } from "./CommentEventPreferences.js"
 import { CommentNotifications } from "./CommentNotifications.js"
 import { NotificationPreferences } from "./NotificationPreferences.js"
 import { Notifications } from "./Notifications.js"
@@ -28,8 +29,10 @@ export const notificationsDomain = defineDomain({
     { name: "notification_recipients", apiKey: "api_key", organization: "organization_id", user: "user_id" }
   ],
   events: {
-    services: CommentNotifications.Default.pipe(Layer.provide(DocumentAccessLayer)),
-    listeners: Effect.map(CommentNotifications, (notifications) => [notifications.listener])
+    services: Layer.merge(CommentNotifications.Default.pipe(Layer.provide(DocumentAccessLayer)), NotificationPreferences.Default),
+    listeners: Effect.map(CommentNotifications, (notifications) => [notifications.listener]),
+    // Comment events carry the involved users' preferences, whoever listens (docs/notifications.md, "Slack and other channels").
+    enrichers: Effect.map(NotificationPreferences, (preferences) => [commentEventPreferences(preferences)])
   },
   tags: [{ name: "notifications", description: "Notifications, each user's inbox of them, and per-user notification settings." }]
 })

@@ -60,7 +60,7 @@ export const cases: StorageCases = (it, expect) => {
         expect((yield* users.list(apiKey, "org", { level: "organization" }, { limit: 10 })).map((u) => u.name)).toEqual([apiKey])
         expect((yield* groups.findGroup(apiKey, "org", "group"))?.name).toBe(apiKey)
         expect((yield* presence.list(apiKey, "org", "doc", T0)).map((p) => p.name)).toEqual([apiKey])
-        expect(yield* preferences.list(apiKey, "org", "user", [])).toHaveLength(1)
+        expect(yield* preferences.list(apiKey, "org", ["user"], [])).toHaveLength(1)
         expect(yield* settings.get(apiKey, "setting")).toEqual({ owner: apiKey })
         expect(yield* domains.list(apiKey)).toEqual([`${apiKey}.example.com`])
         expect((yield* endpoints.list(apiKey, { limit: 10 })).map((e) => e.description)).toEqual([apiKey])
