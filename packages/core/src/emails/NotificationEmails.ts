@@ -40,9 +40,10 @@ export class NotificationEmails extends Effect.Service<NotificationEmails>()("@a
         if (candidates.length === 0) return []
         // Only users with an address are worth asking for their preferences.
         const addressed = (yield* users.findUsers(apiKey, candidates)).filter((user) => user.email).map((user) => user.userId)
+        const channels = yield* preferences.usersChannelsIn(apiKey, organizationId, addressed, documentId)
         const items: Array<EmailItem> = []
         for (const userId of addressed) {
-          const channel = (yield* preferences.channelsFor(apiKey, organizationId, userId, [documentId])).get(documentId)?.email
+          const channel = channels.get(userId)?.email
           if (channel === "NONE" || (channel === "MINE" && !involved.includes(userId))) continue
           const dueAt = at + delayMillis
           items.push({ apiKey, organizationId, notificationId: notification.id, userId, documentId, createdAt: at, dueAt, nextCheckAt: dueAt })

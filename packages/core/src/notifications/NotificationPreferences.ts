@@ -33,6 +33,12 @@ const resolve = (levels: ReadonlyArray<NotificationPreferenceRow | undefined>) =
   return { inbox: pick("inbox") ?? DEFAULTS.inbox, email: pick("email") ?? DEFAULTS.email, ...(slack !== undefined && { slack }) }
 }
 
+/** The channels that act: as resolved, slack NONE when never set (the host's channel is off until asked for). */
+const acting = (levels: ReadonlyArray<NotificationPreferenceRow | undefined>): ActingChannels => {
+  const resolved = resolve(levels)
+  return { ...resolved, slack: resolved.slack ?? "NONE" }
+}
+
 /** A user's channels as config/get answers them: slack only when set. */
 type ChannelConfig = NotificationConfigEntry["config"]
 
@@ -66,10 +72,19 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
           const organizationRow = rows.find((row) => row.documentId === null)
           const byDocument = new Map<string, ActingChannels>()
           for (const documentId of documentIds) {
-            const resolved = resolve([rows.find((row) => row.documentId === documentId), organizationRow])
-            byDocument.set(documentId, { ...resolved, slack: resolved.slack ?? "NONE" })
+            byDocument.set(documentId, acting([rows.find((row) => row.documentId === documentId), organizationRow]))
           }
           return byDocument
+        }),
+
+      /** Each of these users' channels in one document, read at once (a notification's email recipients). */
+      usersChannelsIn: (apiKey: string, organizationId: string, userIds: ReadonlyArray<string>, documentId: string) =>
+        Effect.map(repo.list(apiKey, organizationId, userIds, [documentId]), (rows) => {
+          const byUser = new Map<string, ActingChannels>()
+          for (const userId of userIds) {
+            byUser.set(userId, acting([rows.find((row) => row.userId === userId && row.documentId === documentId), rows.find((row) => row.userId === userId && row.documentId === null)]))
+          }
+          return byUser
         }),
 
       /**
