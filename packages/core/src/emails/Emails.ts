@@ -7,7 +7,7 @@ import { Notifications } from "../notifications/Notifications.js"
 import { type NotificationRow, NotificationsRepo } from "../notifications/NotificationsRepo.js"
 import { Ids } from "../ports/Ids.js"
 import { MailError, Mailer } from "../ports/Mailer.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { storedEmailService } from "../workspace/EmailServiceConfig.js"
 import { storedNotificationService } from "../workspace/NotificationServiceConfig.js"
@@ -70,8 +70,7 @@ export class Emails extends Effect.Service<Emails>()("@atrium/core/Emails", {
 
     /** Under the recipient's lock: what is due becomes emails (or is dropped); what waits for its digest is looked at when that closes. */
     const composeFor = (recipient: Recipient, now: number) =>
-      withTransaction(Effect.gen(function*() {
-        yield* lock("emails", recipient.apiKey, recipient.userId)
+      Effect.gen(function*() {
         const items = yield* repo.itemsOf(recipient)
         const due = items.filter((item) => item.dueAt <= now)
         if (due.length === 0) return 0
@@ -100,32 +99,40 @@ export class Emails extends Effect.Service<Emails>()("@atrium/core/Emails", {
         yield* repo.deleteItems(recipient, due.filter((item) => !waitingSet.has(item)))
         if (waiting.length > 0) yield* repo.recheckItems(recipient, waiting, plan.nextCheckAt ?? now + config.pollIntervalMillis)
         return plan.sends.length
-      }))
+      })
 
-    /** Every recipient with something to look at now: the emails composed. */
+    /**
+     * Every recipient with something to look at now: the emails composed. A look's recipients are
+     * composed in one transaction under their locks (taken in one order): one commit for many, and
+     * two servers never compose one user's emails at once.
+     */
     const compose = Effect.gen(function*() {
       let composed = 0
       for (;;) {
         const now = yield* Clock.currentTimeMillis
         const recipients = yield* repo.recipientsToCheck(now, RECIPIENTS_PER_LOOK)
-        for (const recipient of recipients) composed += yield* composeFor(recipient, now)
+        composed += yield* withTransaction(Effect.gen(function*() {
+          yield* lockInOrder(lock, recipients.map((recipient) => ["emails", recipient.apiKey, recipient.userId]))
+          let made = 0
+          for (const recipient of recipients) made += yield* composeFor(recipient, now)
+          return made
+        }))
         if (recipients.length < RECIPIENTS_PER_LOOK) return composed
       }
     })
 
-    /** One email, claimed for `owner`: sent and removed, or its failure recorded. Whether it went out. */
-    const sendOne = (owner: string, email: OutgoingEmail) =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        if (!(yield* repo.claimOutgoing(email.apiKey, email.id, owner, now, now + config.leaseMillis))) return false
-        const outcome = yield* Effect.either(mailer.send(email.mail).pipe(
+    /** One claimed email through the mailer: undefined when it went out, else why not. */
+    const attempt = (email: OutgoingEmail) =>
+      Effect.map(
+        Effect.either(mailer.send(email.mail).pipe(
           Effect.catchAllDefect((defect) => Effect.fail(new MailError({ message: String(defect), permanent: false })))
-        ))
-        if (Either.isRight(outcome)) {
-          yield* repo.sentOutgoing(email.apiKey, email.id, owner)
-          return true
-        }
-        const error = outcome.left
+        )),
+        (outcome) => Either.isRight(outcome) ? undefined : outcome.left
+      )
+
+    /** A failed email: due again after the schedule's next delay, or failed for good. */
+    const recordFailure = (owner: string, email: OutgoingEmail, error: MailError) =>
+      Effect.gen(function*() {
         const attempts = email.attempts + 1
         const delay = config.retrySchedule[attempts]
         const next = error.permanent || delay === undefined ? undefined : (yield* Clock.currentTimeMillis) + delay * 1000
@@ -133,18 +140,25 @@ export class Emails extends Effect.Service<Emails>()("@atrium/core/Emails", {
         yield* next === undefined
           ? Effect.logError(`Email ${email.id} to ${email.mail.to} failed for good after ${attempts} attempt(s): ${error.message}`)
           : Effect.logWarning(`Email ${email.id} to ${email.mail.to} failed (attempt ${attempts}), tried again in ${delay}s: ${error.message}`)
-        return false
       })
 
-    /** Every email due now, sent by `owner`, `concurrency` at a time: how many went out. */
+    /**
+     * Every email due now, sent by `owner`: claimed a batch at a time, `concurrency` in flight, those
+     * sent removed in one statement. How many went out.
+     */
     const send = (owner: string) =>
       Effect.gen(function*() {
+        const batch = config.concurrency * 4
         let sent = 0
         for (;;) {
-          const due = yield* repo.dueOutgoing(yield* Clock.currentTimeMillis, config.concurrency * 4)
-          const outcomes = yield* Effect.forEach(due, (email) => sendOne(owner, email), { concurrency: config.concurrency })
-          sent += outcomes.filter(Boolean).length
-          if (due.length < config.concurrency * 4) return sent
+          const now = yield* Clock.currentTimeMillis
+          const claimed = yield* repo.claimOutgoing(owner, now, now + config.leaseMillis, batch)
+          const failures = yield* Effect.forEach(claimed, attempt, { concurrency: config.concurrency })
+          const delivered = claimed.filter((_, i) => failures[i] === undefined)
+          yield* repo.sentOutgoing(owner, delivered)
+          yield* Effect.forEach(claimed, (email, i) => failures[i] === undefined ? Effect.void : recordFailure(owner, email, failures[i]!), { discard: true })
+          sent += delivered.length
+          if (claimed.length < batch) return sent
         }
       })
 

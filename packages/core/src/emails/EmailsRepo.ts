@@ -49,15 +49,13 @@ export class EmailsRepo extends Context.Tag("@atrium/core/EmailsRepo")<EmailsRep
   /** Sets when these items of the recipient are looked at again. */
   readonly recheckItems: (recipient: Recipient, items: ReadonlyArray<Pick<EmailItem, "organizationId" | "notificationId">>, at: number) => Effect.Effect<void>
   readonly insertOutgoing: (email: OutgoingEmail) => Effect.Effect<void>
-  /** Pending emails due by `now` and not held by a live lease, oldest first, at most `limit`. */
-  readonly dueOutgoing: (now: number, limit: number) => Effect.Effect<ReadonlyArray<OutgoingEmail>>
   /**
-   * Takes the email for `owner` until `leaseUntil`, if it is still pending, due and not held by
-   * a live lease: whether it was taken (of servers racing for one, exactly one is).
+   * Takes up to `limit` pending emails due by `now` and not held by a live lease for `owner` until
+   * `leaseUntil`, oldest first: those taken (of servers racing for one, exactly one takes it).
    */
-  readonly claimOutgoing: (apiKey: string, id: string, owner: string, now: number, leaseUntil: number) => Effect.Effect<boolean>
-  /** SMTP took it: removed (while `owner` still holds it). */
-  readonly sentOutgoing: (apiKey: string, id: string, owner: string) => Effect.Effect<void>
+  readonly claimOutgoing: (owner: string, now: number, leaseUntil: number, limit: number) => Effect.Effect<ReadonlyArray<OutgoingEmail>>
+  /** SMTP took them: removed (those `owner` still holds). */
+  readonly sentOutgoing: (owner: string, emails: ReadonlyArray<Pick<OutgoingEmail, "apiKey" | "id">>) => Effect.Effect<void>
   /** It failed: tried again at `nextAttemptAt`, or, undefined, failed for good; the lease is released. */
   readonly failedOutgoing: (apiKey: string, id: string, owner: string, error: string, nextAttemptAt: number | undefined) => Effect.Effect<void>
   /** Releases every lease of `owner` (a server stopping). */

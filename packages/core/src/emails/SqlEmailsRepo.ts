@@ -113,19 +113,20 @@ export const SqlEmailsRepo = Layer.effect(
             created_at: email.createdAt
           })
         }`.pipe(ignoreRows),
-      dueOutgoing: (now, limit) =>
-        sql`SELECT * FROM outgoing_emails
-            WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
-            ORDER BY next_attempt_at, api_key, id ${limitRows(sql, limit)}`.pipe(allRows(toOutgoing)),
-      // The conditions are read again once the row is ours to write (PostgreSQL re-checks them after
-      // waiting for a racing UPDATE): of servers racing for one email, one gets a row back.
-      claimOutgoing: (apiKey, id, owner, now, leaseUntil) =>
-        sql`UPDATE outgoing_emails SET lease_owner = ${owner}, lease_until = ${leaseUntil}
-            WHERE api_key = ${apiKey} AND id = ${id} AND status = 'pending' AND next_attempt_at <= ${now}
-              AND (lease_until IS NULL OR lease_until < ${now})
-            RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
-      sentOutgoing: (apiKey, id, owner) =>
-        sql`DELETE FROM outgoing_emails WHERE api_key = ${apiKey} AND id = ${id} AND lease_owner = ${owner}`.pipe(ignoreRows),
+      // The conditions are read again once a row is ours to write (PostgreSQL re-checks them after
+      // waiting for a racing UPDATE): of servers racing for one email, one gets it back.
+      claimOutgoing: (owner, now, leaseUntil, limit) => {
+        const claimable = sql`status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})`
+        return sql`UPDATE outgoing_emails SET lease_owner = ${owner}, lease_until = ${leaseUntil}
+            WHERE ${claimable} AND (api_key, id) IN (
+              SELECT api_key, id FROM outgoing_emails WHERE ${claimable} ORDER BY next_attempt_at, api_key, id ${limitRows(sql, limit)})
+            RETURNING *`.pipe(allRows(toOutgoing))
+      },
+      sentOutgoing: (owner, emails) =>
+        Effect.forEach(chunksOf(emails, ITEMS_PER_STATEMENT), (chunk) =>
+          sql`DELETE FROM outgoing_emails WHERE lease_owner = ${owner} AND ${
+            sql.or(chunk.map((email) => sql`(api_key = ${email.apiKey} AND id = ${email.id})`))
+          }`.pipe(ignoreRows), { discard: true }),
       failedOutgoing: (apiKey, id, owner, error, nextAttemptAt) =>
         sql`UPDATE outgoing_emails SET
               attempts = attempts + 1,
