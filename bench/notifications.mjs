@@ -78,13 +78,13 @@ try {
     }]
   })
   const variants = [{ name: "notifications off", data: mentioning(false) }, { name: "notifications on (inbox, event, 10 emails)", data: mentioning(true) }]
-  /** A server on the database until the SMTP server has had nothing new for 1.5 s: the emails a round left queued go out before the next round. */
+  /** A server on the database until the SMTP server has had nothing new for 5 s: the emails a round left queued go out before the next round. */
   const drain = async () => {
     const server = await start(process.execPath, [cli, "serve"], env)
     let seen = -1
     while (seen !== messages) {
       seen = messages
-      await sleep(1500)
+      await sleep(5000)
     }
     await stop(server)
   }
@@ -120,7 +120,6 @@ try {
   const total = Number(args.emails)
   const server = await start(process.execPath, [cli, "serve"], env)
   try {
-    await sleep(2000) // part 1's emails drain
     await post(server.url, "/v2/workspace/notificationconfig/update", {
       useNotificationService: true,
       notificationServiceConfig: { batchConfig: { user: { isEnabled: true, batchWindowSeconds: 10, maxActivities: 10 } } }
