@@ -36,8 +36,9 @@ export interface EventListener {
   readonly name: string
   /**
    * Whether it follows this key's events now. Asked first: while no listener follows a key, its
-   * events are not even built. `notifying`: the change asks for notifications (NewEvent.notifies),
-   * which the notifications' listener follows whatever the key.
+   * events are not even built. `notifying`: the change asks for notifications (NewEvent.notifies)
+   * or makes them (notifications/add, and the `notification.add` follow-ups of the notifications'
+   * listener), which the notifications' and email's listeners follow whatever the key.
    */
   readonly follows: (apiKey: string, notifying: boolean) => Effect.Effect<boolean>
   /**

@@ -25,7 +25,8 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
     const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>): Effect.Effect<void> =>
       Effect.gen(function*() {
         const emitted = { apiKey, at: yield* Clock.currentTimeMillis, events }
-        // Events of the listeners' own writes, told after this round (they ask for no notifications).
+        // Events of the listeners' own writes (the notifications made), told after this round to every
+        // listener following notifications (email); the notifications' listener ignores them.
         const followUps: Array<NewEvent> = []
         for (const listener of listening) {
           if (listener.inTransaction === undefined) continue
@@ -33,7 +34,7 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
           if (answered !== undefined) followUps.push(...answered)
         }
         if (followUps.length > 0) {
-          const next = yield* following(apiKey, false)
+          const next = yield* following(apiKey, true)
           if (next.length > 0) yield* tell(next, apiKey, followUps)
         }
         for (const listener of listening) {

@@ -206,7 +206,8 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
           const row: NotificationRow = { apiKey, organizationId, id, documentId, locationId, annotationId: null, toAll: notifyAll ?? true, createdAt: now, record }
           const added = yield* withTransaction(Effect.tap(
             repo.insert(row, recipients),
-            (added) => added ? events.emit(apiKey, [notificationAdded(row)]) : Effect.void
+            // A notification is what listeners of notifications (email) follow: said, so they are told it.
+            (added) => added ? events.emit(apiKey, [notificationAdded(row)], true) : Effect.void
           ))
           return { success: true, message: "Notification added successfully.", notificationId: id, added }
         }),
