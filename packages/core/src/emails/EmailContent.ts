@@ -11,12 +11,16 @@ const shown = (value: unknown): string => {
   return value === undefined ? "" : String(value)
 }
 
+/** `template` with each `{name}` that `value` knows replaced by what it gives; the others left as they are. */
+const fill = (template: string, value: (name: string) => string | undefined) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => value(name) ?? whole)
+
 /** The notification's headline: its template with `{name}` filled from its data (`{actionUser}`: who did it). */
 export const headlineOf = (row: NotificationRow): string => {
   const { actionUser, displayHeadlineMessageTemplate, displayHeadlineMessageTemplateData } = row.record
   const template = displayHeadlineMessageTemplate ?? "New notification"
   const data: Record<string, unknown> = { ...(actionUser !== undefined && { actionUser }), ...displayHeadlineMessageTemplateData }
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => name in data ? shown(data[name]) : whole)
+  return fill(template, (name) => name in data ? shown(data[name]) : undefined)
 }
 
 /** Where the email points: the workspace's link template filled in, else the thread's page, else nowhere. */
@@ -28,7 +32,7 @@ export const linkOf = (row: NotificationRow, linkTemplate: string | undefined): 
       annotationId: row.annotationId ?? "",
       notificationId: row.id
     }
-    return linkTemplate.replace(/\{(\w+)\}/g, (whole, name: string) => name in values ? encodeURIComponent(values[name]!) : whole)
+    return fill(linkTemplate, (name) => name in values ? encodeURIComponent(values[name]!) : undefined)
   }
   const url = (row.record.location as { readonly url?: unknown } | undefined)?.url
   return typeof url === "string" && /^https?:\/\//.test(url) ? url : undefined

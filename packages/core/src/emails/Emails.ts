@@ -9,8 +9,8 @@ import { Ids } from "../ports/Ids.js"
 import { MailError, Mailer } from "../ports/Mailer.js"
 import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { UsersRepo } from "../users/UsersRepo.js"
-import { storedEmailService } from "../workspace/EmailServiceConfig.js"
-import { storedNotificationService } from "../workspace/NotificationServiceConfig.js"
+import { type EmailService, storedEmailService } from "../workspace/EmailServiceConfig.js"
+import { type NotificationService, storedNotificationService } from "../workspace/NotificationServiceConfig.js"
 import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { planDigests } from "./Digests.js"
 import { composeMail } from "./EmailContent.js"
@@ -18,6 +18,12 @@ import { type EmailItem, EmailsRepo, type OutgoingEmail, type Recipient } from "
 
 /** Recipients one look composes for at most; the pass looks again while it finds that many. */
 const RECIPIENTS_PER_LOOK = 100
+
+/** What a key's email and notification-service settings say, as a look composes with them. */
+interface KeySettings {
+  readonly email: EmailService
+  readonly service: NotificationService
+}
 
 const OFF = { isEnabled: false, batchWindowSeconds: 10, maxActivities: 2 }
 
@@ -69,15 +75,14 @@ export class Emails extends Effect.Service<Emails>()("@atrium/core/Emails", {
       })
 
     /** Under the recipient's lock: what is due becomes emails (or is dropped); what waits for its digest is looked at when that closes. */
-    const composeFor = (recipient: Recipient, now: number) =>
+    const composeFor = (recipient: Recipient, now: number, settingsOf: (apiKey: string) => Effect.Effect<KeySettings>) =>
       Effect.gen(function*() {
         const items = yield* repo.itemsOf(recipient)
         const due = items.filter((item) => item.dueAt <= now)
         if (due.length === 0) return 0
         const address = (yield* users.findUser(recipient.apiKey, recipient.userId))?.email
-        const email = yield* storedEmailService(settings, recipient.apiKey)
+        const { email, service } = yield* settingsOf(recipient.apiKey)
         const kept = address && email.useEmailService ? yield* judge(recipient, due) : []
-        const service = yield* storedNotificationService(settings, recipient.apiKey)
         const rules = service.useNotificationService ? service.notificationServiceConfig.batchConfig : { document: OFF, user: OFF }
         const plan = planDigests(kept, rules, now)
         for (const send of plan.sends) {
@@ -111,10 +116,17 @@ export class Emails extends Effect.Service<Emails>()("@atrium/core/Emails", {
       for (;;) {
         const now = yield* Clock.currentTimeMillis
         const recipients = yield* repo.recipientsToCheck(now, RECIPIENTS_PER_LOOK)
+        // Each key's settings read once a look, however many of its users it composes for.
+        const read = new Map<string, KeySettings>()
+        const settingsOf = (apiKey: string) =>
+          read.has(apiKey) ? Effect.succeed(read.get(apiKey)!) : Effect.tap(
+            Effect.all({ email: storedEmailService(settings, apiKey), service: storedNotificationService(settings, apiKey) }),
+            (found) => Effect.sync(() => read.set(apiKey, found))
+          )
         composed += yield* withTransaction(Effect.gen(function*() {
           yield* lockInOrder(lock, recipients.map((recipient) => ["emails", recipient.apiKey, recipient.userId]))
           let made = 0
-          for (const recipient of recipients) made += yield* composeFor(recipient, now)
+          for (const recipient of recipients) made += yield* composeFor(recipient, now, settingsOf)
           return made
         }))
         if (recipients.length < RECIPIENTS_PER_LOOK) return composed

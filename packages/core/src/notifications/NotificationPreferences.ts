@@ -51,6 +51,16 @@ export type UsersNotificationsConfig =
   | { readonly usersDocumentNotificationsConfig: Readonly<Record<string, ChannelConfig>> }
   | { readonly usersOrganizationNotificationsConfig: Readonly<Record<string, ChannelConfig>> }
 
+/**
+ * The stored rows of one read, by level: `levels(documentId, userId)` is that user's document row
+ * then their organization row, what `resolve` takes; `row` one level alone.
+ */
+const byLevel = (rows: ReadonlyArray<NotificationPreferenceRow>) => {
+  const stored = new Map(rows.map((row) => [JSON.stringify([row.documentId, row.userId]), row]))
+  const row = (documentId: string | null, userId: string) => stored.get(JSON.stringify([documentId, userId]))
+  return { row, levels: (documentId: string, userId: string) => [row(documentId, userId), row(null, userId)] }
+}
+
 /** A level that sets at least one channel. */
 const setsAChannel = (row: NotificationPreferenceRow | undefined) =>
   row !== undefined && (row.inbox !== null || row.email !== null || row.slack !== null)
@@ -69,22 +79,15 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
        */
       channelsFor: (apiKey: string, organizationId: string, userId: string, documentIds: ReadonlyArray<string>) =>
         Effect.map(repo.list(apiKey, organizationId, [userId], documentIds), (rows) => {
-          const organizationRow = rows.find((row) => row.documentId === null)
-          const byDocument = new Map<string, ActingChannels>()
-          for (const documentId of documentIds) {
-            byDocument.set(documentId, acting([rows.find((row) => row.documentId === documentId), organizationRow]))
-          }
-          return byDocument
+          const { levels } = byLevel(rows)
+          return new Map(documentIds.map((documentId) => [documentId, acting(levels(documentId, userId))]))
         }),
 
       /** Each of these users' channels in one document, read at once (a notification's email recipients). */
       usersChannelsIn: (apiKey: string, organizationId: string, userIds: ReadonlyArray<string>, documentId: string) =>
         Effect.map(repo.list(apiKey, organizationId, userIds, [documentId]), (rows) => {
-          const byUser = new Map<string, ActingChannels>()
-          for (const userId of userIds) {
-            byUser.set(userId, acting([rows.find((row) => row.userId === userId && row.documentId === documentId), rows.find((row) => row.userId === userId && row.documentId === null)]))
-          }
-          return byUser
+          const { levels } = byLevel(rows)
+          return new Map(userIds.map((userId) => [userId, acting(levels(documentId, userId))]))
         }),
 
       /**
@@ -94,11 +97,10 @@ export class NotificationPreferences extends Effect.Service<NotificationPreferen
        */
       usersConfigs: (apiKey: string, organizationId: string, userIds: ReadonlyArray<string>, documentIds: ReadonlyArray<string>) =>
         Effect.map(repo.list(apiKey, organizationId, userIds, documentIds), (rows) => {
-          const levels = new Map(rows.map((row) => [JSON.stringify([row.documentId, row.userId]), row]))
-          const level = (documentId: string | null, userId: string) => levels.get(JSON.stringify([documentId, userId]))
+          const { levels, row } = byLevel(rows)
           return (documentId: string, users: ReadonlyArray<string>): UsersNotificationsConfig => {
-            const config = Object.fromEntries(users.map((userId) => [userId, resolve([level(documentId, userId), level(null, userId)])]))
-            return users.some((userId) => setsAChannel(level(documentId, userId)))
+            const config = Object.fromEntries(users.map((userId) => [userId, resolve(levels(documentId, userId))]))
+            return users.some((userId) => setsAChannel(row(documentId, userId)))
               ? { usersDocumentNotificationsConfig: config }
               : { usersOrganizationNotificationsConfig: config }
           }
