@@ -45,6 +45,8 @@ const smtp = new SMTPServer({
     })
   }
 })
+// A server stopped mid-session resets its connections: not a failure of the bench.
+smtp.on("error", (error) => { if (error.code !== "ECONNRESET") console.error("SMTP server:", error.message) })
 await new Promise((resolve) => smtp.listen(0, "127.0.0.1", resolve))
 const smtpUrl = `smtp://127.0.0.1:${smtp.server.address().port}`
 

@@ -42,6 +42,12 @@ export interface ResourceAccess extends AccessDecision {
   readonly exists: boolean
 }
 
+/** The questions a reader of many documents asks (comments/ThreadReaders.ts). */
+export interface AccessJudge {
+  readonly check: (question: AccessQuestion) => Effect.Effect<ResourceAccess>
+  readonly checkOrganization: (question: Omit<AccessQuestion, "documentId">) => Effect.Effect<ResourceAccess>
+}
+
 /** The token's entries as grants, per organization: made once per token (its resources array), as a verified token is kept. */
 const tokenGrantsByToken = new WeakMap<ReadonlyArray<TokenResource>, Map<string, ReadonlyArray<Grant>>>()
 
@@ -162,23 +168,37 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
         }))
     }
 
-    const check = (question: AccessQuestion): Effect.Effect<ResourceAccess> =>
-        withKeyFacts(question.apiKey, (key) =>
-          Effect.flatMap(key.factsOf(question.organizationId, question.documentId, question.userId), (stored) => {
-            const document = stored.document
-            const folderChain = document?.folderChain ?? []
-            return Effect.flatMap(accessTypeOf(key, document), (accessType) =>
-              decide(key, question, stored, {
-              type: "document",
-              id: question.documentId,
-              documentId: question.documentId,
-              disabled: document?.disabled ?? false,
-              folderChain,
-              accessType,
-              parentFolderId: folderChain[0],
-              exists: document !== undefined
-            }))
+    const checkAt = (key: KeyFacts, question: AccessQuestion): Effect.Effect<ResourceAccess> =>
+      Effect.flatMap(key.factsOf(question.organizationId, question.documentId, question.userId), (stored) => {
+        const document = stored.document
+        const folderChain = document?.folderChain ?? []
+        return Effect.flatMap(accessTypeOf(key, document), (accessType) =>
+          decide(key, question, stored, {
+            type: "document",
+            id: question.documentId,
+            documentId: question.documentId,
+            disabled: document?.disabled ?? false,
+            folderChain,
+            accessType,
+            parentFolderId: folderChain[0],
+            exists: document !== undefined
           }))
+      })
+
+    const checkOrganizationAt = (key: KeyFacts, question: Omit<AccessQuestion, "documentId">): Effect.Effect<ResourceAccess> =>
+      Effect.flatMap(key.userFactsOf(question.organizationId, question.userId), (stored) =>
+        decide(key, question, stored, {
+          type: "organization",
+          id: question.organizationId,
+          documentId: undefined,
+          disabled: false,
+          folderChain: [],
+          accessType: "organizationPrivate",
+          parentFolderId: undefined,
+          exists: stored.organization !== undefined
+        }))
+
+    const check = (question: AccessQuestion): Effect.Effect<ResourceAccess> => withKeyFacts(question.apiKey, (key) => checkAt(key, question))
 
     return {
       check,
@@ -217,18 +237,19 @@ export class DocumentAccess extends Effect.Service<DocumentAccess>()("@atrium/co
        * groups (it is, to itself, organizationPrivate), else nothing.
        */
       checkOrganization: (question: Omit<AccessQuestion, "documentId">): Effect.Effect<ResourceAccess> =>
-        withKeyFacts(question.apiKey, (key) =>
-          Effect.flatMap(key.userFactsOf(question.organizationId, question.userId), (stored) =>
-            decide(key, question, stored, {
-            type: "organization",
-            id: question.organizationId,
-            documentId: undefined,
-            disabled: false,
-            folderChain: [],
-            accessType: "organizationPrivate",
-            parentFolderId: undefined,
-            exists: stored.organization !== undefined
-          })))
+        withKeyFacts(question.apiKey, (key) => checkOrganizationAt(key, question)),
+
+      /**
+       * `check` and `checkOrganization` for many questions about one key in one transaction (a
+       * notification's recipients): the key's access version is read once, not once a question.
+       * Only within the caller's transaction, which changes no access meanwhile.
+       */
+      pinned: (apiKey: string): Effect.Effect<AccessJudge> =>
+        withKeyFacts(apiKey, (key) =>
+          Effect.succeed({
+            check: (question: AccessQuestion) => checkAt(key, question),
+            checkOrganization: (question: Omit<AccessQuestion, "documentId">) => checkOrganizationAt(key, question)
+          }))
     }
   })
 }) {}

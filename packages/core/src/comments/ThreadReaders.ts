@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import type { DocumentAccess } from "../access/DocumentAccess.js"
+import type { AccessJudge } from "../access/DocumentAccess.js"
 import type { TokenResource } from "../tokens/Jwt.js"
 import { organizationsToJudge, seesThread, type VisibleThread } from "./CommentVisibility.js"
 
@@ -17,7 +17,7 @@ export interface ThreadReader {
  * user with it (ClientComments.ts), notifications judge each recipient (notifications/).
  */
 export const threadsSeenBy = (
-  access: Pick<DocumentAccess, "check" | "checkOrganization">,
+  access: AccessJudge,
   reader: ThreadReader,
   organizationId: string,
   readable: ReadonlyArray<string> = []

@@ -56,6 +56,7 @@ export class NotificationEmails extends Effect.Service<NotificationEmails>()("@a
       // Only changes that make notifications, and nothing where nothing would send it (the log
       // mailer): other writes build no events for it.
       follows: (_apiKey, notifying) => Effect.succeed(notifying && mailer.delivers),
+      plain: true,
       inTransaction: ({ apiKey, at, events }) => {
         const added = events.filter((event) => event.type === "notification.add")
         if (added.length === 0) return Effect.void

@@ -7,7 +7,8 @@ import type { NewEvent } from "./EventListener.js"
  * realtime and the host's listeners carry the same data, and the emitting domain need not know the
  * other's rules (notifications: the involved users' preferences on comment events,
  * docs/decisions.md "Notifications"). Runs in the change's transaction, once per emit, only when
- * some listener follows the key; the listeners' own follow-up events are not enriched.
+ * some listener that is not plain (EventListener.plain) follows the key; the listeners' own follow-up
+ * events are not enriched.
  */
 export interface EventEnricher {
   /** For logs. */

@@ -42,6 +42,12 @@ export interface EventListener {
    */
   readonly follows: (apiKey: string, notifying: boolean) => Effect.Effect<boolean>
   /**
+   * It reads only what the emitting domain put in the events (Atrium's notifications and email
+   * listeners), none of the enrichers' additions: while only such listeners follow a change, the
+   * enrichers are not run for it (events/EventEnricher.ts).
+   */
+  readonly plain?: boolean
+  /**
    * Runs inside the change's transaction: what it writes commits with the change, or not at all.
    * A failure here is a defect of the change, which then rolls back. It may answer events of its
    * own writes (the notifications' listener: `notification.add` for each notification it made):

@@ -22,7 +22,7 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
     const following = (apiKey: string, notifying: boolean) =>
       Effect.filter(listeners, (listener) => listener.follows(apiKey, notifying))
 
-    const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>): Effect.Effect<void> =>
+    const tell = (listening: ReadonlyArray<EventListener>, apiKey: string, events: ReadonlyArray<NewEvent>, notifying: boolean): Effect.Effect<void> =>
       Effect.gen(function*() {
         const emitted = { apiKey, at: yield* Clock.currentTimeMillis, events }
         // Events of the listeners' own writes (the notifications made), told after this round to every
@@ -34,8 +34,9 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
           if (answered !== undefined) followUps.push(...answered)
         }
         if (followUps.length > 0) {
-          const next = yield* following(apiKey, true)
-          if (next.length > 0) yield* tell(next, apiKey, followUps)
+          // Those listening to a change that notifies are the ones following notifications: not asked twice.
+          const next = notifying ? listening : yield* following(apiKey, true)
+          if (next.length > 0) yield* tell(next, apiKey, followUps, true)
         }
         for (const listener of listening) {
           const after = listener.afterCommit
@@ -55,7 +56,8 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
       /**
        * Emits the key's `events`: call it inside the transaction of the change that causes them.
        * Lazy: with no listener following the key it does nothing, and events given as an Effect
-       * are then not even built (comments re-read their thread for the payload), nor enriched. `notifying`: some
+       * are then not even built (comments re-read their thread for the payload), nor enriched (nor
+       * when only plain listeners follow: EventListener.plain). `notifying`: some
        * of them ask for notifications (NewEvent.notifies), said before they are built.
        */
       emit: (apiKey: string, events: ReadonlyArray<NewEvent> | Effect.Effect<ReadonlyArray<NewEvent>>, notifying = false): Effect.Effect<void> => {
@@ -63,7 +65,9 @@ export class Events extends Effect.Service<Events>()("@atrium/core/Events", {
         return Effect.flatMap(following(apiKey, notifying), (listening) => {
           if (listening.length === 0) return Effect.void
           return Effect.flatMap(Effect.isEffect(events) ? events : Effect.succeed(events), (built) =>
-            built.length === 0 ? Effect.void : Effect.flatMap(enrich(apiKey, built), (enriched) => tell(listening, apiKey, enriched)))
+            built.length === 0 ? Effect.void
+              : listening.every((listener) => listener.plain === true) ? tell(listening, apiKey, built, notifying)
+              : Effect.flatMap(enrich(apiKey, built), (enriched) => tell(listening, apiKey, enriched, notifying)))
         })
       }
     }

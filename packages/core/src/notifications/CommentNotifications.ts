@@ -1,7 +1,6 @@
 import * as Effect from "effect/Effect"
-import { DocumentAccess } from "../access/DocumentAccess.js"
+import { type AccessJudge, DocumentAccess } from "../access/DocumentAccess.js"
 import type { CommentAnnotation } from "../comments/CommentSchemas.js"
-import { CommentsRepo } from "../comments/CommentsRepo.js"
 import { threadsSeenBy } from "../comments/ThreadReaders.js"
 import type { EventListener, NewEvent } from "../events/EventListener.js"
 import { Ids } from "../ports/Ids.js"
@@ -50,23 +49,22 @@ export const involvedIn = (thread: CommentAnnotation, mentions: boolean): Readon
 export class CommentNotifications extends Effect.Service<CommentNotifications>()("@atrium/core/CommentNotifications", {
   effect: Effect.gen(function*() {
     const repo = yield* NotificationsRepo
-    const comments = yield* CommentsRepo
     const access = yield* DocumentAccess
     const settings = yield* SettingsRepo
     const ids = yield* Ids
 
-    const notify = (apiKey: string, at: number, event: NewEvent, triggers: Readonly<Record<string, unknown>>) =>
+    const notify = (apiKey: string, at: number, event: NewEvent, triggers: Readonly<Record<string, unknown>>, judge: AccessJudge) =>
       Effect.gen(function*() {
         const kind = NOTIFYING[event.type]
         if (kind === undefined || triggers[kind.trigger] === false) return undefined
         const thread = event.data.commentAnnotation as CommentAnnotation
         const { documentId, organizationId } = thread.metadata
-        const row = yield* comments.findAnnotation(apiKey, organizationId, thread.annotationId)
-        if (row === undefined) return undefined
+        // The thread as the event carries it, after the change: no need to read it again.
+        const row = { documentId, createdBy: thread.from.userId, record: { visibilityConfig: thread.visibilityConfig } }
         const actionUser = event.data.actionUser as { readonly userId: string } | undefined
         const candidates = involvedIn(thread, triggers.mention !== false).filter((userId) => userId !== actionUser?.userId)
         const recipients = yield* Effect.filter(candidates, (userId) =>
-          Effect.map(threadsSeenBy(access, { apiKey, userId }, organizationId)([row]), (seen) => seen.length > 0))
+          Effect.map(threadsSeenBy(judge, { apiKey, userId }, organizationId)([row]), (seen) => seen.length > 0))
         const target = event.data.targetComment as { readonly commentId?: number; readonly commentText?: string } | undefined
         const record: NotificationRecord = {
           notificationSource: "comment",
@@ -89,7 +87,7 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
           organizationId,
           id: yield* ids.make(undefined, 20),
           documentId,
-          locationId: row.locationId,
+          locationId: thread.location === undefined ? null : String(thread.location.id),
           annotationId: thread.annotationId,
           toAll: false,
           createdAt: at,
@@ -102,15 +100,17 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
       name: "notifications",
       // Any key's changes that ask for notifications (docs/notifications.md), and only those.
       follows: (_apiKey, notifying) => Effect.succeed(notifying),
+      plain: true,
       inTransaction: ({ apiKey, at, events }) => {
         const asking = events.filter((event) => event.notifies === true && NOTIFYING[event.type] !== undefined)
         if (asking.length === 0) return Effect.void
         // Each notification made is an event of its own (`notification.add`), told to the other listeners next.
-        return Effect.flatMap(storedNotificationService(settings, apiKey), (service) =>
-          Effect.map(
-            Effect.forEach(asking, (event) => notify(apiKey, at, event, service.notificationServiceConfig.triggers.comment)),
-            (made) => made.filter((event) => event !== undefined)
-          ))
+        return Effect.gen(function*() {
+          const service = yield* storedNotificationService(settings, apiKey)
+          const judge = yield* access.pinned(apiKey)
+          const made = yield* Effect.forEach(asking, (event) => notify(apiKey, at, event, service.notificationServiceConfig.triggers.comment, judge))
+          return made.filter((event) => event !== undefined)
+        })
       }
     }
     return { listener }

@@ -181,8 +181,9 @@ export class Notifications extends Effect.Service<Notifications>()("@atrium/core
 
     /** Of these users, those who may read the document (notifications/add and update's verifyUserPermissions). */
     const mayRead = (apiKey: string, organizationId: string, documentId: string, userIds: ReadonlyArray<string>) =>
-      Effect.filter(userIds, (userId) =>
-        Effect.map(access.check({ apiKey, userId, organizationId, documentId }), (decision) => decision.accessRole !== null))
+      Effect.flatMap(access.pinned(apiKey), (judge) =>
+        Effect.filter(userIds, (userId) =>
+          Effect.map(judge.check({ apiKey, userId, organizationId, documentId }), (decision) => decision.accessRole !== null)))
 
     return {
       readableBy,

@@ -2,13 +2,15 @@
  * The event seam: a listener of the host's own, registered with `createAtrium({ listeners })`,
  * sees every comment and activity event in the change's transaction and again once it committed;
  * a change that rolls back tells no after-commit listener; with nobody following a key, emitting
- * writes and builds nothing.
+ * writes and builds nothing; enrichers run only for listeners that read what they add.
  */
-import { Comments, type EmittedEvents, type EventListener, Events, Transactions } from "@atrium/core"
+import { Comments, type EmittedEvents, type EventListener, EventListeners, Events, type NewEvent, Transactions } from "@atrium/core"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { expect, it } from "vitest"
 import { forEachBackend, type Started } from "../../../../test-support/backends.js"
 import { atriumLayer } from "../../src/Atrium.js"
+import { type EventEnricher, EventEnrichers } from "../../src/events/EventEnricher.js"
 import { MemoryStorage } from "../../src/testing/index.js"
 import type { TestCredentials } from "../../src/testing/index.js"
 
@@ -121,4 +123,42 @@ it("builds and writes nothing when no listener follows the key", async () => {
   })
   await Effect.runPromise(program.pipe(Effect.provide(atriumLayer({ storage: MemoryStorage, listeners: [asleep] }))))
   expect(built).toBe(false)
+})
+
+it("runs the enrichers only when a listener that reads their additions follows", async () => {
+  let enrichedTimes = 0
+  const enricher: EventEnricher = {
+    name: "counting enricher",
+    enrich: (_apiKey, events) => Effect.sync(() => {
+      enrichedTimes++
+      return events.map((event) => ({ ...event, data: { ...event.data, added: true } }))
+    })
+  }
+  const told = { plain: [] as Array<NewEvent>, host: [] as Array<NewEvent> }
+  // Atrium's notifications and email listeners are plain: they read only what the domain emitted.
+  const plain: EventListener = {
+    name: "plain",
+    plain: true,
+    follows: () => Effect.succeed(true),
+    inTransaction: ({ events }) => Effect.sync(() => void told.plain.push(...events))
+  }
+  const host: EventListener = {
+    name: "host",
+    follows: (apiKey) => Effect.succeed(apiKey === "watched"),
+    inTransaction: ({ events }) => Effect.sync(() => void told.host.push(...events))
+  }
+  const event: NewEvent = { type: "thing.done", data: { n: 1 }, channels: [], organizationId: null }
+  const layer = Events.Default.pipe(
+    Layer.provide(Layer.succeed(EventListeners, [plain, host])),
+    Layer.provide(Layer.succeed(EventEnrichers, [enricher]))
+  )
+  await Effect.runPromise(Effect.gen(function*() {
+    yield* Events.emit("quiet", [event])
+    expect(enrichedTimes).toBe(0)
+    expect(told.plain.map((e) => e.data)).toEqual([{ n: 1 }])
+    yield* Events.emit("watched", [event])
+    expect(enrichedTimes).toBe(1)
+    expect(told.host.map((e) => e.data)).toEqual([{ n: 1, added: true }])
+    expect(told.plain.map((e) => e.data)).toEqual([{ n: 1 }, { n: 1, added: true }])
+  }).pipe(Effect.provide(layer)))
 })
