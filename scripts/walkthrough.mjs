@@ -67,7 +67,11 @@ export const walkthrough = [
   },
   { path: "/v2/organizations/folders/get", data: () => ({ organizationId: org, folderId: "specs", maxDepth: 2 }) },
   { path: "/v1/organizations/documents/add", data: () => ({ organizationId: org, documents: [{ documentId: "spec-41", documentName: "Spec 41" }] }) },
-  { path: "/v2/organizations/documents/add", data: () => ({ organizationId: org, folderId: "specs", documents: [{ documentId: doc, documentName: "Spec 42" }] }) },
+  // createOrganization and createFolder: the example works replayed on its own, in a workspace without them.
+  {
+    path: "/v2/organizations/documents/add",
+    data: () => ({ organizationId: org, createOrganization: true, folderId: "specs", createFolder: true, documents: [{ documentId: doc, documentName: "Spec 42" }] })
+  },
   { path: "/v2/organizations/documents/get", data: () => ({ organizationId: org, pageSize: 20 }) },
   { path: "/v2/organizations/documents/access/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], accessType: "restricted" }) },
   { path: "/v2/organizations/documents/access/disablestate/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], disabled: true }) },

@@ -84,7 +84,16 @@ const startedOverHttp = async (atrium: AtriumHandler, cleanup: () => unknown): P
 export const pgStorage = (db: TestDatabase) =>
   db.server.startsWith("PGlite") ? Layer.merge(PgStorage.layer({ url: db.url }), InProcessChangeFeed) : PgStorage.layer({ url: db.url })
 
-export const backends: ReadonlyArray<Backend> = [
+/**
+ * `ATRIUM_TEST_BACKENDS=memory,sqlite` (what `pnpm test:quick` sets): only the backends named run,
+ * for the edit-test loop. Unset: every one (`pnpm test`, CI).
+ */
+const chosenBackends = process.env["ATRIUM_TEST_BACKENDS"]?.split(",").map((name) => name.trim()).filter((name) => name !== "")
+
+const chosen = (list: ReadonlyArray<Backend>) =>
+  chosenBackends === undefined ? list : list.filter((backend) => chosenBackends.includes(backend.name))
+
+export const backends: ReadonlyArray<Backend> = chosen([
   {
     name: "memory",
     start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
@@ -121,7 +130,7 @@ export const backends: ReadonlyArray<Backend> = [
       })
     }
   }
-]
+])
 
 /** PostgreSQL behind a real node:http server: for the suites that must cover HTTP on every storage (fuzzing). */
 export const postgresOverHttp: Backend = {
@@ -194,7 +203,7 @@ export const forEachBackend = (
   options?: StartOptions,
   extra: ReadonlyArray<Backend> = []
 ) => {
-  for (const backend of [...backends, ...extra]) {
+  for (const backend of [...backends, ...chosen(extra)]) {
     describe(`${title} [${backend.name}]`, () => {
       let current: Started | undefined
       beforeAll(async () => {

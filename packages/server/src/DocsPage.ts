@@ -2,6 +2,7 @@
  * `GET /docs`: the API reference, rendered in the browser by Redoc from the server's own
  * `/openapi.json`. Redoc's bundle is served from `dist/docs/` (copied there by the build), so
  * the page requests nothing from outside the server; its Content-Security-Policy says so too.
+ * `GET /` points there: what a newcomer opening the server's address sees first.
  */
 import { existsSync, readFileSync } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -27,6 +28,14 @@ const PAGE = `<!doctype html>
 </body>
 </html>
 `
+
+/** `GET /`: where the API's reference and description are (relative, so they hold under any prefix). */
+const ROOT = JSON.stringify({
+  name: "Atrium",
+  docs: "docs",
+  openapi: "openapi.json",
+  about: "Atrium's server API: its reference is at /docs, its OpenAPI description at /openapi.json."
+}) + "\n"
 
 // Redoc injects its styles (styled-components) and runs its search index in a worker from a blob.
 const CONTENT_SECURITY_POLICY = [
@@ -76,9 +85,12 @@ export const docsPage = (): DocsPage => {
     pathOf: (req) => {
       if (req.method !== "GET" && req.method !== "HEAD") return undefined
       const path = (req.url ?? "").split("?")[0]
-      return path === "/docs" || path === `/docs/${ASSET}` ? path : undefined
+      return path === "/" || path === "/docs" || path === `/docs/${ASSET}` ? path : undefined
     },
     serve: (path, req, res) => {
+      if (path === "/") {
+        return send(req, res, 200, { "content-type": "application/json; charset=utf-8" }, ROOT)
+      }
       if (path === "/docs") {
         return send(req, res, 200, { "content-type": "text/html; charset=utf-8", "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-cache" }, PAGE)
       }

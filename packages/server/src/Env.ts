@@ -104,6 +104,15 @@ const yesNo = (name: string) =>
     : value === "0" || value.toLowerCase() === "false" ? Either.right(false)
     : Either.left(`must be 1, true, 0 or false, got "${value}"`))
 
+/** A TCP port: 0 (any free one) to 65535. */
+const portNumber = (name: string) =>
+  variable(name, (value) => {
+    const parsed = Number(value)
+    return Number.isInteger(parsed) && parsed >= 0 && parsed <= 65535
+      ? Either.right(parsed)
+      : Either.left(`must be a port number from 0 to 65535, got "${value}"`)
+  })
+
 const oneOf = <A extends string>(name: string, choices: ReadonlyArray<A>) =>
   variable(name, (value) => {
     const found = choices.find((choice) => choice === value.toLowerCase())
@@ -175,7 +184,7 @@ const when = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?
 export const serverConfig: Config.Config<ServerEnv> = Config.all({
   logLevel: oneOf("LOG_LEVEL", LOG_LEVELS),
   logFormat: oneOf("LOG_FORMAT", LOG_FORMATS),
-  port: integer("PORT"),
+  port: portNumber("PORT"),
   host: text("HOST"),
   databaseUrl: text("DATABASE_URL"),
   pgSchema: text("ATRIUM_PG_SCHEMA"),

@@ -29,10 +29,23 @@ export interface Log {
   readonly info: (message: string, fields?: Fields) => void
   readonly warn: (message: string, fields?: Fields) => void
   readonly error: (message: string, fields?: Fields) => void
+  /**
+   * One answered request, at info: `GET /path 200 1.2ms requestId=…` as text; in JSON its method,
+   * path, status, duration and request id are fields of their own (for log queries), beside `msg`.
+   */
+  readonly request: (entry: RequestEntry) => void
   /** Effect's logger replaced by this one, at this level: for `createAtrium({ logger })`. */
   readonly effectLogger: Layer.Layer<never>
   /** Writes what is pending now (before exit). */
   readonly flush: () => void
+}
+
+export interface RequestEntry {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+  readonly requestId: string
 }
 
 const rank: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 }
@@ -66,11 +79,12 @@ export const makeLog = (settings: LogSettings = defaultLogSettings, sink?: (line
     pending = []
     process.stdout.write(text)
   }
-  const line = (level: Level, message: string, fields: Fields = {}) => {
+  /** `textOnly`: fields the text line already says in its message, written only as JSON fields. */
+  const line = (level: Level, message: string, fields: Fields = {}, textOnly?: Fields) => {
     if (rank[level] < rank[settings.level]) return
     const time = new Date().toISOString()
     const text = settings.format === "json"
-      ? JSON.stringify({ time, level, msg: message, ...fields })
+      ? JSON.stringify({ time, level, msg: message, ...textOnly, ...fields })
       : `${time} ${level.toUpperCase().padEnd(5)} ${message}${textFields(fields)}`
     if (sink) sink(text)
     else if (pending.push(text) === 1) setImmediate(flush)
@@ -89,6 +103,15 @@ export const makeLog = (settings: LogSettings = defaultLogSettings, sink?: (line
     info: (message, fields) => line("info", message, fields),
     warn: (message, fields) => line("warn", message, fields),
     error: (message, fields) => line("error", message, fields),
+    request: ({ durationMs, method, path, requestId, status }) => {
+      const duration = Math.round(durationMs * 10) / 10
+      line("info", settings.format === "json" ? `${method} ${path} ${status}` : `${method} ${path} ${status} ${duration.toFixed(1)}ms`, { requestId }, {
+        method,
+        path,
+        status,
+        durationMs: duration
+      })
+    },
     effectLogger: Layer.merge(Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(effectLevel[settings.level])),
     flush
   }

@@ -2,7 +2,7 @@ import { type AtriumHandler, createAtrium } from "@atrium/core"
 import { examples } from "@atrium/core/codegen"
 import { attachRealtime, toNodeListener } from "@atrium/node-http"
 import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitConnections } from "./Connections.js"
 import { docsPage } from "./DocsPage.js"
@@ -11,7 +11,9 @@ import { type Log, makeLog } from "./Log.js"
 import { SmtpMailer } from "./SmtpMailer.js"
 import { storageFromUrl } from "./Storage.js"
 import { tracingLayer } from "./Telemetry.js"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 
 export interface RunningServer {
   readonly atrium: AtriumHandler
@@ -36,12 +38,22 @@ const requestIdOf = (req: IncomingMessage): string => {
   return typeof given === "string" && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID()
 }
 
-/** The deepest message of an error and its causes: what the driver said (connection refused, …). */
-const rootMessage = (error: unknown): string => {
-  let current = error
-  while (current instanceof Error && current.cause !== undefined) current = current.cause
-  const text = current instanceof Error ? current.message : String(current)
-  return text === "" ? String(error) : text
+/**
+ * An error and its causes in one line, outermost first, each message once (an inner one the outer
+ * already quotes is left out): "Failed to open SQLite database x: unable to open database file".
+ * A failed Effect's FiberFailure is opened to the error inside, so the driver's words are not lost.
+ */
+export const causeChainMessage = (error: unknown): string => {
+  const messages: Array<string> = []
+  let current: unknown = Runtime.isFiberFailure(error) ? Cause.squash(error[Runtime.FiberFailureCauseId]) : error
+  for (let depth = 0; current !== undefined && depth < 10; depth++) {
+    const text = current instanceof AggregateError && current.message === ""
+      ? current.errors.map((inner) => (inner instanceof Error ? inner.message : String(inner))).join("; ")
+      : current instanceof Error ? current.message : String(current)
+    if (text !== "" && !messages.some((outer) => outer.includes(text))) messages.push(text)
+    current = current instanceof Error ? current.cause : undefined
+  }
+  return messages.length === 0 ? String(error) : messages.join(": ")
 }
 
 /** The SMTP URL without its password, for the log. */
@@ -51,7 +63,7 @@ const redactedSmtp = (url: string) => {
   return parsed.toString()
 }
 
-const cannotOpen = (description: string, error: unknown) => new Error(`cannot open the database (${description}): ${rootMessage(error)}`)
+const cannotOpen = (description: string, error: unknown) => new Error(`cannot open the database (${description}): ${causeChainMessage(error)}`)
 
 /**
  * Pending migrations applied, and said so; then the storage open, or a clear error (never a
@@ -84,19 +96,50 @@ const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv
   return atrium
 }
 
+/** Why the port could not be had, naming PORT and HOST. */
+const cannotListen = (env: ServerEnv, error: unknown) => {
+  const code = (error as { readonly code?: unknown }).code
+  const why = code === "EADDRINUSE" ? "the port is in use: stop what holds it or set PORT to another"
+    : code === "EACCES" ? "permission denied: ports below 1024 need privileges; set PORT to 1024 or above"
+    : code === "EADDRNOTAVAIL" ? "this machine has no such address: set HOST to one of its addresses, or 0.0.0.0"
+    : causeChainMessage(error)
+  return new Error(`cannot listen on ${env.host}:${env.port}: ${why}`)
+}
+
 /** Starts Atrium on node:http with the storage `env.databaseUrl` names. */
 export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise<RunningServer> => {
   const log = makeLog(env.log, options.log)
   const storage = storageFromUrl(env.databaseUrl, env)
-  const atrium = await opened(storage, env, log, true)
+  // The port is taken first: a busy one is said before any database is created or migrated.
+  // Requests that come while the database opens wait for it.
+  let answer: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  let opening: Promise<unknown> = Promise.resolve()
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
+    if (answer !== undefined) return answer(req, res)
+    opening.then(() => answer!(req, res), () => res.destroy())
+  })
+  limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) => reject(cannotListen(env, error)))
+    server.listen(env.port, env.host, () => resolve())
+  })
+  const atriumOpening = opened(storage, env, log, true)
+  opening = atriumOpening
+  let atrium: AtriumHandler
+  try {
+    atrium = await atriumOpening
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    throw error
+  }
   const requestLine = (method: string, path: string, status: number, ms: number, requestId: string) =>
-    log.info(`${method} ${path} ${status} ${ms.toFixed(1)}ms`, { requestId })
+    log.request({ method, path, status, durationMs: ms, requestId })
   const api = toNodeListener(atrium, {
     onResponse: (request, response, ms) =>
       requestLine(request.method, request.path, response.status, ms, String(request.headers["x-request-id"] ?? ""))
   })
   const docs = docsPage()
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
+  answer = (req, res) => {
     const requestId = requestIdOf(req)
     // The adapter hands the request's headers to onResponse: the id rides along with them.
     req.headers["x-request-id"] = requestId
@@ -106,17 +149,12 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     const started = performance.now()
     docs.serve(docsPath, req, res)
     requestLine(req.method!, docsPath, res.statusCode, performance.now() - started, requestId)
-  })
-  limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
+  }
   // The realtime WebSocket (docs/realtime.md); its token rides in the query, which no log line writes (the request log is of HTTP answers).
   const realtime = attachRealtime(server, atrium)
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(env.port, env.host, () => resolve())
-  })
   const { port } = server.address() as AddressInfo
   const url = `http://${env.host === "0.0.0.0" ? "127.0.0.1" : env.host}:${port}`
-  log.info(`atrium listening on ${url}`, { storage: storage.description })
+  log.info(`atrium listening on ${url}`, { storage: storage.description, docs: `${url}/docs` })
   return {
     atrium,
     server,

@@ -21,11 +21,15 @@ export interface StorageSettings {
   readonly pgSchema?: string
 }
 
+/** A path to a file: it names a folder, starts like one, or ends as a SQLite file does. */
+const looksLikePath = (value: string) => /[/\\]/.test(value) || /^[.~]/.test(value) || /\.(db|db3|sqlite|sqlite3)$/i.test(value)
+
 const applied = (ids: ReadonlyArray<readonly [id: number, name: string]>) => ids.map(([id, name]) => `${id}_${name}`)
 
 /**
  * `DATABASE_URL` → storage. PostgreSQL: `postgres://…` or `postgresql://…`.
- * SQLite: `sqlite:<path>`, `file:<path>`, or a bare path.
+ * SQLite: `sqlite:<path>`, `file:<path>`, or a bare path (one with a slash, starting with `.` or
+ * `~`, or ending in .db, .db3, .sqlite or .sqlite3; any other bare word is refused).
  */
 export const storageFromUrl = (url: string, settings: StorageSettings = {}): StorageChoice => {
   if (/^postgres(ql)?:\/\//i.test(url)) {
@@ -49,6 +53,13 @@ export const storageFromUrl = (url: string, settings: StorageSettings = {}): Sto
   if (settings.pgSchema !== undefined) throw new Error("ATRIUM_PG_SCHEMA is set, but DATABASE_URL is not a PostgreSQL URL")
   const filename = url.replace(/^(sqlite|file):(\/\/)?/i, "")
   if (filename === "") throw new Error(`DATABASE_URL "${url}" names no SQLite file`)
+  // A bare value is taken for a file only when it looks like one: "garbage" is a mistake, not a database to create.
+  if (scheme === undefined && !looksLikePath(url)) {
+    throw new Error(
+      `DATABASE_URL "${url}" is neither a database URL nor a file path: use sqlite:${url} (or ./${url}) for a SQLite file of that name, ` +
+        "or postgres://user:pass@host:port/db"
+    )
+  }
   return {
     kind: "sqlite",
     description: `SQLite at ${filename}`,

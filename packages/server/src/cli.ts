@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util"
 import { createWorkspace, migrate, printMigrations } from "./Commands.js"
 import { ENVIRONMENT_VARIABLES, readEnv } from "./Env.js"
 import type { Log } from "./Log.js"
-import { serve, work } from "./Serve.js"
+import { causeChainMessage, serve, work } from "./Serve.js"
 import { storageFromUrl } from "./Storage.js"
 
 /** Each command: its usage line, what it does, and its options (parsed by node:util's parseArgs). */
@@ -148,4 +148,4 @@ const main = async (args: ReadonlyArray<string>) => {
 }
 
 main(process.argv.slice(2)).catch((error) =>
-  error instanceof UsageError ? fail(error.message, 2) : fail(error instanceof Error ? error.message : String(error)))
+  error instanceof UsageError ? fail(error.message, 2) : fail(causeChainMessage(error)))

@@ -1,7 +1,7 @@
 /** The `atrium` command as an operator runs it: the built CLI in its own process. */
 import { migrationRecord } from "@atrium/core/sql"
 import { testDatabase } from "@atrium/sql-pg/testing"
-import { execFile, spawn } from "node:child_process"
+import { execFile, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -13,8 +13,8 @@ import { ENVIRONMENT_VARIABLES } from "../src/Env.js"
 const cli = join(__dirname, "..", "dist", "cli.js")
 const dir = mkdtempSync(join(tmpdir(), "atrium-cli-"))
 const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, "cli.db")}` }
-const run = (args: Array<string>, extraEnv: Record<string, string> = {}) =>
-  promisify(execFile)(process.execPath, [cli, ...args], { env: { ...env, ...extraEnv }, encoding: "utf8" })
+const run = (args: Array<string>, extraEnv: Record<string, string> = {}, options: { readonly cwd?: string } = {}) =>
+  promisify(execFile)(process.execPath, [cli, ...args], { env: { ...env, ...extraEnv }, encoding: "utf8", ...options })
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const db = await testDatabase()
@@ -115,8 +115,28 @@ describe("atrium CLI", () => {
     })
     await expect(run(["serve"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", PORT: "0" })).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("cannot open the database (PostgreSQL at 127.0.0.1:1/none)")
+      stderr: expect.stringMatching(
+        /cannot open the database \(PostgreSQL at 127\.0\.0\.1:1\/none\): PostgreSQL: cannot connect to postgres@127\.0\.0\.1:1\/none: connect ECONNREFUSED 127\.0\.0\.1:1 \(is PostgreSQL running there\? check DATABASE_URL's host and port\)/
+      )
     })
+    // A bare word is a mistake in the settings, not a SQLite file to create in the working directory.
+    await expect(run(["serve"], { DATABASE_URL: "garbage", PORT: "0" }, { cwd: dir })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`DATABASE_URL "garbage" is neither a database URL nor a file path: use sqlite:garbage (or ./garbage)`)
+    })
+    expect(existsSync(join(dir, "garbage"))).toBe(false)
+  })
+
+  it("refuses a port that is taken before it creates or migrates any database, naming PORT", async () => {
+    const holder = await startServe()
+    const port = new URL(holder.url).port
+    const fresh = join(dir, "never-created.db")
+    await expect(run(["serve"], { DATABASE_URL: `sqlite:${fresh}`, PORT: port })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`cannot listen on 127.0.0.1:${port}: the port is in use: stop what holds it or set PORT to another`)
+    })
+    expect(existsSync(fresh)).toBe(false)
+    expect(await holder.stop()).toBe(0)
   })
 
   it("serve listens on 127.0.0.1 unless HOST says otherwise", async () => {
@@ -133,10 +153,17 @@ describe("atrium CLI", () => {
     expect(answer.status).toBe(200)
     const requestId = answer.headers.get("x-request-id")
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/)
+    // The server's address in a browser points to the API reference, which is there.
+    const root = await fetch(`${server.url}/`)
+    expect(root.status).toBe(200)
+    const pointer = await root.json()
+    expect(pointer).toMatchObject({ name: "Atrium", docs: "docs", openapi: "openapi.json" })
+    expect((await fetch(new URL(pointer.docs, `${server.url}/`))).headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect((await fetch(new URL(pointer.openapi, `${server.url}/`))).status).toBe(200)
     expect(await server.stop()).toBe(0)
     const output = server.output()
     expect(output).toMatch(/^\S+Z INFO  database is up to date storage="SQLite at .*"$/m)
-    expect(output).toMatch(/^\S+Z INFO  atrium listening on http:\/\/127\.0\.0\.1:\d+ storage=/m)
+    expect(output).toMatch(/^\S+Z INFO  atrium listening on http:\/\/127\.0\.0\.1:\d+ storage=".*" docs=http:\/\/127\.0\.0\.1:\d+\/docs$/m)
     expect(output).toContain(`INFO  POST /v2/organizations/documents/get 200 `)
     expect(output).toMatch(new RegExp(`POST /v2/organizations/documents/get 200 [\\d.]+ms requestId=${requestId}$`, "m"))
     expect(output).toMatch(/INFO  atrium: SIGTERM, shutting down$/m)
@@ -156,7 +183,17 @@ describe("atrium CLI", () => {
       expect(line).toMatchObject({ time: expect.stringMatching(/Z$/), level: expect.stringMatching(/^(debug|info|warn|error)$/), msg: expect.any(String) })
     }
     expect(lines[0]).toMatchObject({ level: "info", msg: expect.stringMatching(/^migrations applied: 1_core, /), storage: `SQLite at ${fresh}` })
-    expect(lines).toContainEqual(expect.objectContaining({ level: "info", msg: expect.stringMatching(/^GET \/healthz 200 /), requestId: "edge-7f3a" }))
+    // A request's method, path, status and duration are fields of their own, for log queries.
+    expect(lines).toContainEqual({
+      time: expect.any(String),
+      level: "info",
+      msg: "GET /healthz 200",
+      method: "GET",
+      path: "/healthz",
+      status: 200,
+      durationMs: expect.any(Number),
+      requestId: "edge-7f3a"
+    })
     expect(lines).toContainEqual(expect.objectContaining({ msg: "atrium: SIGTERM, shutting down" }))
 
     // At warn: requests answered, nothing logged (not even the start-up lines).
@@ -172,7 +209,7 @@ describe("atrium CLI", () => {
   })
 
   it("documents every variable it reads, once: in --help and in the README's table", async () => {
-    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\b(?:variable|text|integer|yesNo|oneOf|otlpUrl|schedule)\("([A-Z_]+)"/g)].map((m) => m[1]!))
+    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\b(?:variable|text|integer|portNumber|yesNo|oneOf|otlpUrl|schedule)\("([A-Z_]+)"/g)].map((m) => m[1]!))
     const listed = ENVIRONMENT_VARIABLES.map((v) => v.name)
     expect(new Set(listed)).toEqual(read)
     expect(listed.length).toBe(read.size)
@@ -181,6 +218,23 @@ describe("atrium CLI", () => {
     expect([...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1])).toEqual(listed)
     const help = (await run(["--help"])).stdout
     for (const name of listed) expect(help).toContain(`  ${name} `)
+  })
+
+  // The README's "Create a workspace" lines, as written, with `pnpm atrium` this CLI. They need jq, as the README says.
+  it.skipIf(spawnSync("jq", ["--version"]).status !== 0)("the README's workspace lines export the credentials once, and nothing when creating fails", async () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "..", "README.md"), "utf8")
+    const block = /## Create a workspace\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!.replaceAll("you@example.com", "readme@example.com")
+    const script = `pnpm() { [ "$1" = -s ] && shift; shift; node ${JSON.stringify(cli)} "$@"; }\n${block}\necho "API_KEY=\${API_KEY-unset} AUTH_TOKEN=\${AUTH_TOKEN-unset}"`
+    const shell = (env: Record<string, string | undefined>) => spawnSync("bash", ["-c", script], { env, encoding: "utf8" })
+    const first = shell(env)
+    expect(first.status).toBe(0)
+    const printed = JSON.parse(first.stdout.split("\n")[0]!)
+    expect(first.stdout).toContain(`API_KEY=${printed.apiKey} AUTH_TOKEN=${printed.authToken}`)
+    expect(printed.apiKey).toMatch(/^atr_/)
+    // The same email again is refused: said on stderr, and no empty variables exported.
+    const second = shell(env)
+    expect(second.stderr).toContain("ALREADY_EXISTS")
+    expect(second.stdout).toBe("API_KEY=unset AUTH_TOKEN=unset\n")
   })
 
   it("refuses an unknown LOG_LEVEL or LOG_FORMAT, naming the variable", async () => {
@@ -202,6 +256,23 @@ describe("atrium CLI", () => {
       expect(server.output()).toContain(`storage="PostgreSQL at ${new URL(db.url).host}${new URL(db.url).pathname}"`)
       expect((await getDocuments(server.url, created)).status).toBe(200)
       expect(await server.stop()).toBe(0)
+    })
+
+    it.skipIf(embedded)("says why it cannot connect: a missing database, an unknown role", async () => {
+      const url = new URL(db.url)
+      const missing = new URL(db.url)
+      missing.pathname = "/atrium_no_such_database"
+      await expect(run(["serve"], { DATABASE_URL: missing.href, PORT: "0" })).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`database "atrium_no_such_database" does not exist (create the database (createdb <name>) or fix DATABASE_URL's database)`)
+      })
+      const stranger = new URL(db.url)
+      stranger.username = "atrium_no_such_role"
+      stranger.password = ""
+      await expect(run(["migrate"], { DATABASE_URL: stranger.href })).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`PostgreSQL: cannot connect to atrium_no_such_role@${url.hostname}:${url.port || "5432"}${url.pathname}: role "atrium_no_such_role" does not exist`)
+      })
     })
 
     it.skipIf(embedded)("ATRIUM_PG_SCHEMA puts the tables in that schema, and serve finds them there", async () => {

@@ -113,7 +113,9 @@ describe("readEnv", () => {
 
   it("refuses a number out of its range, naming the variable", () => {
     expect(() => readEnv({ ATRIUM_JOBS_LEASE_MS: "1.5" })).toThrow(/ATRIUM_JOBS_LEASE_MS must be a positive integer, got "1.5"/)
-    expect(() => readEnv({ PORT: "-1" })).toThrow(/PORT must be a non-negative integer/)
+    expect(() => readEnv({ PORT: "-1" })).toThrow(/PORT must be a port number from 0 to 65535, got "-1"/)
+    expect(() => readEnv({ PORT: "70000" })).toThrow(/PORT must be a port number from 0 to 65535, got "70000"/)
+    expect(readEnv({ PORT: "65535" }).port).toBe(65535)
     // A lease or poll interval of 0 would have servers take jobs from each other without end.
     expect(() => readEnv({ ATRIUM_JOBS_LEASE_MS: "0" })).toThrow(/ATRIUM_JOBS_LEASE_MS must be a positive integer, got "0"/)
     expect(() => readEnv({ ATRIUM_JOBS_POLL_MS: "0" })).toThrow(/ATRIUM_JOBS_POLL_MS must be a positive integer/)

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import pg from "pg"
+import { connectFailureMessage, describeUrl } from "./ConnectFailure.js"
 
 export interface DirectPgOptions {
   readonly url: string
@@ -43,10 +44,14 @@ const acquirePool = (options: DirectPgOptions) =>
     Effect.tap((pool) =>
       Effect.tryPromise({
         try: () => pool.query("SELECT 1"),
-        catch: (cause) => new SqlError({ cause, message: "PostgreSQL: failed to connect" })
+        catch: (cause) => new SqlError({ cause, message: connectFailureMessage(options.url, cause) })
       }).pipe(Effect.timeoutFail({
         duration: options.connectTimeoutMillis ?? FIRST_CONNECTION_TIMEOUT,
-        onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PostgreSQL: connection timed out" })
+        onTimeout: () =>
+          new SqlError({
+            cause: new Error("Connection timed out"),
+            message: `PostgreSQL: cannot connect to ${describeUrl(options.url)}: no answer within the connect timeout (check DATABASE_URL's host and port)`
+          })
       }))
     )
   )

@@ -27,6 +27,32 @@ export const invalidAt = (issues: ReadonlyArray<Issue>): ApiError<"INVALID_ARGUM
 /** Effect's messages quote the actual value; a huge value would bloat the answer. */
 const shorten = (message: string) => message.length > 300 ? `${message.slice(0, 297)}...` : message
 
+const EXPECTED = /^Expected (.+), actual (.+)$/s
+
+/**
+ * A union's members each say what they expected, as issues of their own at the same place
+ * ("Expected \"a\", actual \"x\"", then "\"b\""): told as one that names every allowed value
+ * ("Expected \"a\" | \"b\", actual \"x\""); the same issue twice at one place, once.
+ */
+export const mergeAlternatives = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): Array<ParseResult.ArrayFormatterIssue> => {
+  const merged: Array<ParseResult.ArrayFormatterIssue> = []
+  const at = new Map<string, { index: number; expected: Array<string>; actual: string }>()
+  for (const issue of issues) {
+    const place = JSON.stringify(issue.path.map(String))
+    const match = issue._tag === "Type" ? EXPECTED.exec(issue.message) : null
+    const earlier = at.get(place)
+    if (match !== null && earlier !== undefined && earlier.actual === match[2]) {
+      if (!earlier.expected.includes(match[1]!)) earlier.expected.push(match[1]!)
+      merged[earlier.index] = { ...merged[earlier.index]!, message: `Expected ${earlier.expected.join(" | ")}, actual ${earlier.actual}` }
+      continue
+    }
+    if (merged.some((seen) => seen._tag === issue._tag && seen.message === issue.message && JSON.stringify(seen.path.map(String)) === place)) continue
+    if (match !== null && earlier === undefined) at.set(place, { index: merged.length, expected: [match[1]!], actual: match[2]! })
+    merged.push(issue)
+  }
+  return merged
+}
+
 /**
  * A decoder for an operation's `data`: a schema violation is INVALID_ARGUMENT,
  * whose message names the first offending field and whose `details.issues`
@@ -36,11 +62,13 @@ export const makeDecoder = <I, IE>(schema: Schema.Schema<I, IE, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
   const decodeWithIssues = (data: unknown): Either.Either<I, ApiError<"INVALID_ARGUMENT">> =>
     Either.mapLeft(decode(data), (error) => {
-      const issues: Array<Issue> = ParseResult.ArrayFormatter.formatErrorSync(error)
+      const formatted = ParseResult.ArrayFormatter.formatErrorSync(error)
+        .map((issue) => issue._tag === "Unexpected" ? { ...issue, message: "is not a known parameter" } : issue)
+      const issues: Array<Issue> = mergeAlternatives(formatted)
         .slice(0, MAX_ISSUES)
         .map((issue) => ({
           path: ["data", ...issue.path.map((key) => typeof key === "number" ? key : String(key))],
-          message: shorten(issue._tag === "Unexpected" ? "is not a known parameter" : issue.message)
+          message: shorten(issue.message)
         }))
       return invalidAt(issues)
     })

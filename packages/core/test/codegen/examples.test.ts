@@ -18,7 +18,7 @@ import { CapturedMail } from "../../src/ports/Mailer.js"
 import { makeDecoder } from "../../src/protocol/Decode.js"
 import type { OperationExample } from "../../src/protocol/OpenApi.js"
 import { errorsOf, type Operation } from "../../src/protocol/Operation.js"
-import { directClient, type TestClient, testAtrium } from "../../src/testing/Harness.js"
+import { createTestWorkspace, directClient, type TestClient, testAtrium } from "../../src/testing/Harness.js"
 import { MemoryStorage } from "../../src/testing/MemoryStorage.js"
 
 /** scripts/walkthrough.mjs's `record`: every path's request and answer, walked against `atrium`. */
@@ -105,6 +105,20 @@ describe("the recorded examples (run `pnpm docs` when these fail)", () => {
       await atrium.dispose()
     }
   }, 60_000)
+
+  it("of documents/add works replayed on its own, in a new workspace (no organization or folder made first)", async () => {
+    const atrium = testAtrium(MemoryStorage, {}, CapturedMail.layer)
+    try {
+      const client = directClient(atrium)
+      const creds = await createTestWorkspace(client)
+      for (const path of ["/v2/organizations/documents/add"]) {
+        const answer = await client.post(path, (examples[path]!.request as { data: unknown }).data, creds.headers)
+        expect(answer.status, `${path}: ${answer.text}`).toBe(200)
+      }
+    } finally {
+      await atrium.dispose()
+    }
+  })
 
   describe("fail for an example recorded before a change", () => {
     const path = "/v2/workspace/domains/add"
