@@ -5,6 +5,7 @@
  */
 export { atriumLayer, type AtriumHandler, type AtriumLayerConfig, type AtriumServices, createAtrium } from "./Atrium.js"
 export { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, defaultOptions, resolveOptions } from "./Config.js"
+export { atriumOptionsConfig, envVariables, optionsFromEnv, readConfig, when } from "./EnvOptions.js"
 export { operations } from "./operations.js"
 export * from "./protocol/ApiError.js"
 export type { AtriumRequest, AtriumResponse } from "./protocol/Dispatcher.js"

@@ -1,8 +1,5 @@
-import { type AtriumOptionsInput, encryptionKeyProblem, parseRetrySchedule } from "@atrium/core"
+import { atriumOptionsConfig, type AtriumOptionsInput, envVariables, readConfig, when } from "@atrium/core"
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ConnectionLimits } from "./Connections.js"
@@ -73,36 +70,7 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "OTEL_SERVICE_NAME", about: "service.name of the traces (default atrium)" }
 ]
 
-/**
- * One variable through `effect/Config`: `parse` turns its text into a value or says what is
- * wrong (the message names the variable). Unset or empty is `None`: an empty value is how
- * shells and compose files unset one.
- */
-const variable = <A>(name: string, parse: (text: string) => Either.Either<A, string>): Config.Config<Option.Option<A>> =>
-  Config.option(Config.string(name)).pipe(
-    Config.mapOrFail((text) =>
-      Option.isNone(text) || text.value === ""
-        ? Either.right(Option.none())
-        : Either.mapBoth(parse(text.value), { onLeft: (why) => ConfigError.InvalidData([], `${name} ${why}`), onRight: Option.some })
-    )
-  )
-
-const text = (name: string) => variable(name, Either.right)
-
-const integer = (name: string, least = 0) =>
-  variable(name, (value) => {
-    const parsed = Number(value)
-    return Number.isSafeInteger(parsed) && parsed >= least
-      ? Either.right(parsed)
-      : Either.left(`must be ${least === 0 ? "a non-negative" : "a positive"} integer, got "${value}"`)
-  })
-
-/** A yes/no setting: `1` or `true` is yes; `0` or `false` is no; anything else is refused. */
-const yesNo = (name: string) =>
-  variable(name, (value) =>
-    value === "1" || value.toLowerCase() === "true" ? Either.right(true)
-    : value === "0" || value.toLowerCase() === "false" ? Either.right(false)
-    : Either.left(`must be 1, true, 0 or false, got "${value}"`))
+const { integer, oneOf, text, variable } = envVariables
 
 /** A TCP port: 0 (any free one) to 65535. */
 const portNumber = (name: string) =>
@@ -111,12 +79,6 @@ const portNumber = (name: string) =>
     return Number.isInteger(parsed) && parsed >= 0 && parsed <= 65535
       ? Either.right(parsed)
       : Either.left(`must be a port number from 0 to 65535, got "${value}"`)
-  })
-
-const oneOf = <A extends string>(name: string, choices: ReadonlyArray<A>) =>
-  variable(name, (value) => {
-    const found = choices.find((choice) => choice === value.toLowerCase())
-    return found === undefined ? Either.left(`must be one of ${choices.join(", ")}, got "${value}"`) : Either.right(found)
   })
 
 const otlpUrl = (name: string) =>
@@ -148,15 +110,6 @@ const otlpHeaders = variable("OTEL_EXPORTER_OTLP_HEADERS", (value) => {
 const tracesUrl = (endpoint: Option.Option<string>, tracesEndpoint: Option.Option<string>): Option.Option<string> =>
   Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base.replace(/\/+$/, "")}/v1/traces`))
 
-/** Seconds before each attempt, comma-separated. */
-const schedule = (name: string) =>
-  variable(name, (value) => {
-    const parsed = parseRetrySchedule(value)
-    return typeof parsed === "string" ? Either.left(parsed) : Either.right(parsed)
-  })
-
-const retrySchedule = schedule("ATRIUM_WEBHOOK_RETRY_SCHEDULE")
-
 const smtpUrl = variable("ATRIUM_SMTP_URL", (value) => {
   try {
     const url = new URL(value)
@@ -168,19 +121,7 @@ const smtpUrl = variable("ATRIUM_SMTP_URL", (value) => {
   }
 })
 
-const emailRetrySchedule = schedule("ATRIUM_EMAIL_RETRY_SCHEDULE")
-
-/** Refused at start, naming the variable, rather than when the first secret is stored. */
-const encryptionKey = variable("ATRIUM_ENCRYPTION_KEY", (value) => {
-  const problem = encryptionKeyProblem(value)
-  return problem === undefined ? Either.right(value) : Either.left(problem)
-})
-
-/** `{ [key]: value }` when the variable is set, `{}` when not: the options keep their own defaults. */
-const when = <K extends string, A>(key: K, value: Option.Option<A>): { [P in K]?: A } =>
-  Option.isSome(value) ? ({ [key]: value.value } as { [P in K]: A }) : {}
-
-/** The server's settings, read from the environment by `effect/Config`. */
+/** The server's settings, read from the environment by `effect/Config`: its own, and Atrium's options (core's EnvOptions.ts). */
 export const serverConfig: Config.Config<ServerEnv> = Config.all({
   logLevel: oneOf("LOG_LEVEL", LOG_LEVELS),
   logFormat: oneOf("LOG_FORMAT", LOG_FORMATS),
@@ -192,28 +133,9 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   requestTimeoutMillis: integer("ATRIUM_REQUEST_TIMEOUT_MS", 1),
   keepAliveTimeoutMillis: integer("ATRIUM_KEEP_ALIVE_TIMEOUT_MS", 1),
   maxConnections: integer("ATRIUM_MAX_CONNECTIONS", 1),
-  headerPrefix: text("ATRIUM_HEADER_PREFIX"),
-  consoleDomain: text("ATRIUM_CONSOLE_DOMAIN"),
-  maxBodyBytes: integer("ATRIUM_MAX_BODY_BYTES"),
-  issuer: text("ATRIUM_ISSUER"),
-  allowPrivateNetworks: yesNo("ATRIUM_ALLOW_PRIVATE_NETWORKS"),
-  strictStatuses: yesNo("ATRIUM_STRICT_STATUSES"),
-  publicWorkspaceCreate: yesNo("ATRIUM_PUBLIC_WORKSPACE_CREATE"),
-  encryptionKey,
-  ratePerKey: integer("ATRIUM_RATE_LIMIT_PER_KEY", 1),
-  jobsPollMillis: integer("ATRIUM_JOBS_POLL_MS", 1),
-  jobsLeaseMillis: integer("ATRIUM_JOBS_LEASE_MS", 1),
-  retrySchedule,
+  options: atriumOptionsConfig,
   smtpUrl,
   emailFrom: text("ATRIUM_EMAIL_FROM"),
-  emailRetrySchedule,
-  emailPollMillis: integer("ATRIUM_EMAIL_POLL_MS", 1),
-  emailLeaseMillis: integer("ATRIUM_EMAIL_LEASE_MS", 1),
-  webhookPollMillis: integer("ATRIUM_WEBHOOK_POLL_MS", 1),
-  webhookLeaseMillis: integer("ATRIUM_WEBHOOK_LEASE_MS", 1),
-  webhookConcurrency: integer("ATRIUM_WEBHOOK_CONCURRENCY", 1),
-  webhookConcurrencyPerKey: integer("ATRIUM_WEBHOOK_CONCURRENCY_PER_KEY", 1),
-  webhookEndpointsPerKey: integer("ATRIUM_WEBHOOK_ENDPOINTS_PER_KEY", 1),
   otlpEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_ENDPOINT"),
   otlpTracesEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
   otlpHeaders,
@@ -240,49 +162,8 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
     ...when("keepAliveTimeoutMillis", v.keepAliveTimeoutMillis),
     ...when("maxConnections", v.maxConnections)
   },
-  options: {
-    ...when("headerPrefix", v.headerPrefix),
-    ...when("consoleDomain", v.consoleDomain),
-    ...when("maxBodyBytes", v.maxBodyBytes),
-    ...when("issuer", v.issuer),
-    ...(Option.getOrElse(v.allowPrivateNetworks, () => false) && { allowPrivateNetworks: true }),
-    ...(Option.getOrElse(v.strictStatuses, () => false) && { strictStatuses: true }),
-    ...when("publicWorkspaceCreate", v.publicWorkspaceCreate),
-    ...when("encryptionKey", v.encryptionKey),
-    // Requests per second per API key, counted in storage so it holds across servers.
-    ...(Option.isSome(v.ratePerKey) && { rateLimits: { perApiKey: { limit: v.ratePerKey.value, windowMillis: 1000 } } }),
-    jobs: { ...when("pollIntervalMillis", v.jobsPollMillis), ...when("leaseMillis", v.jobsLeaseMillis) },
-    emails: { ...when("retrySchedule", v.emailRetrySchedule), ...when("pollIntervalMillis", v.emailPollMillis), ...when("leaseMillis", v.emailLeaseMillis) },
-    webhooks: {
-      ...when("retrySchedule", v.retrySchedule),
-      ...when("pollIntervalMillis", v.webhookPollMillis),
-      ...when("leaseMillis", v.webhookLeaseMillis),
-      ...when("concurrency", v.webhookConcurrency),
-      ...when("concurrencyPerKey", v.webhookConcurrencyPerKey),
-      ...when("endpointsPerKey", v.webhookEndpointsPerKey)
-    }
-  }
+  options: v.options
 })))
 
-/** What went wrong, variable by variable (Effect's own rendering wraps it in its path syntax). */
-const messagesOf = (error: ConfigError.ConfigError): Array<string> => {
-  switch (error._op) {
-    case "And":
-    case "Or":
-      return [...messagesOf(error.left), ...messagesOf(error.right)]
-    case "InvalidData":
-    case "MissingData":
-    case "SourceUnavailable":
-    case "Unsupported":
-      return [error.message]
-  }
-}
-
 /** `serverConfig` read from `env` (default: this process's); throws what is wrong, naming each variable. */
-export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => {
-  const provider = ConfigProvider.fromMap(new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)))
-  return Either.getOrThrowWith(
-    Effect.runSync(Effect.either(Effect.withConfigProvider(serverConfig, provider))),
-    (error) => new Error(messagesOf(error).join("; "))
-  )
-}
+export const readEnv = (env: NodeJS.ProcessEnv = process.env): ServerEnv => readConfig(serverConfig, env)

@@ -209,7 +209,9 @@ describe("atrium CLI", () => {
   })
 
   it("documents every variable it reads, once: in --help and in the README's table", async () => {
-    const read = new Set([...readFileSync(join(__dirname, "..", "src", "Env.ts"), "utf8").matchAll(/\b(?:variable|text|integer|portNumber|yesNo|oneOf|otlpUrl|schedule)\("([A-Z_]+)"/g)].map((m) => m[1]!))
+    // The server's own variables, and Atrium's options (read by core, for embedded hosts too).
+    const sources = [join(__dirname, "..", "src", "Env.ts"), join(__dirname, "..", "..", "core", "src", "EnvOptions.ts")].map((file) => readFileSync(file, "utf8")).join("\n")
+    const read = new Set([...sources.matchAll(/\b(?:variable|text|integer|portNumber|yesNo|oneOf|otlpUrl|schedule)\("([A-Z_]+)"/g)].map((m) => m[1]!))
     const listed = ENVIRONMENT_VARIABLES.map((v) => v.name)
     expect(new Set(listed)).toEqual(read)
     expect(listed.length).toBe(read.size)

@@ -1,5 +1,6 @@
 /** The server's settings from the environment: every variable reaches its option, bad numbers are refused. */
 import { describe, expect, it } from "vitest"
+import { optionsFromEnv } from "@atrium/core"
 import { DEFAULT_DATABASE_URL, readEnv } from "../src/Env.js"
 
 describe("readEnv", () => {
@@ -70,6 +71,11 @@ describe("readEnv", () => {
         webhooks: { retrySchedule: [0, 1, 2.5], pollIntervalMillis: 20, leaseMillis: 3000, concurrency: 4, concurrencyPerKey: 2, endpointsPerKey: 10 }
       }
     })
+  })
+
+  it("reads Atrium's options as an embedded host's optionsFromEnv() does", () => {
+    const vars = { ATRIUM_HEADER_PREFIX: "x-velt", ATRIUM_WEBHOOK_CONCURRENCY: "8", ATRIUM_RATE_LIMIT_PER_KEY: "5", PORT: "9000" }
+    expect(readEnv(vars).options).toEqual(optionsFromEnv(vars))
   })
 
   it("takes 1 or true for ATRIUM_ALLOW_PRIVATE_NETWORKS, 0 or false for no, and refuses anything else", () => {

@@ -36,6 +36,7 @@ export const DeliveryWorker = (options: { readonly owner?: string } = {}) =>
   Layer.scopedDiscard(Effect.gen(function*() {
     const deliveries = yield* Deliveries
     const signal = yield* DeliverySignal
+    yield* signal.workerStarted
     const { concurrency, concurrencyPerKey, pollIntervalMillis, timeoutMillis } = (yield* AtriumConfig).webhooks
     const owner = options.owner ?? (yield* (yield* Ids).make("worker"))
     const finished = yield* Queue.unbounded<AttemptOutcome>()
