@@ -93,7 +93,7 @@ const chosenBackends = process.env["ATRIUM_TEST_BACKENDS"]?.split(",").map((name
 const chosen = (list: ReadonlyArray<Backend>) =>
   chosenBackends === undefined ? list : list.filter((backend) => chosenBackends.includes(backend.name))
 
-export const backends: ReadonlyArray<Backend> = chosen([
+const everyBackend: ReadonlyArray<Backend> = [
   {
     name: "memory",
     start: async ({ listeners, mailer, options, runDeliveries } = {}) => {
@@ -130,7 +130,17 @@ export const backends: ReadonlyArray<Backend> = chosen([
       })
     }
   }
-])
+]
+
+/** The backends that run now: every one, or those ATRIUM_TEST_BACKENDS names. */
+export const backends: ReadonlyArray<Backend> = chosen(everyBackend)
+
+/** One backend by name, whatever ATRIUM_TEST_BACKENDS says: for a test about that setup itself. */
+export const backendNamed = (name: string): Backend => {
+  const found = everyBackend.find((backend) => backend.name === name)
+  if (found === undefined) throw new Error(`no backend named ${name}`)
+  return found
+}
 
 /** PostgreSQL behind a real node:http server: for the suites that must cover HTTP on every storage (fuzzing). */
 export const postgresOverHttp: Backend = {

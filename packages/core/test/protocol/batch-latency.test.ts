@@ -10,7 +10,7 @@
  */
 import { JobRunner } from "@atrium/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends, type Started } from "../../../../test-support/backends.js"
+import { backendNamed, type Started } from "../../../../test-support/backends.js"
 import { capsOf, largestBatches, type Post, prepareLargestBatches } from "../../../../test-support/largestBatches.mjs"
 import { type Receiver, startReceiver } from "../../../../test-support/receiver.js"
 import { operations } from "../../src/operations.js"
@@ -60,7 +60,7 @@ describe("/healthz while the largest allowed batch of each heavy kind runs [sqli
   }
 
   beforeAll(async () => {
-    started = await backends.find((backend) => backend.name === "sqlite over node-http")!.start()
+    started = await backendNamed("sqlite over node-http").start()
     creds = await started.workspace()
     // Advanced webhooks on, one endpoint taking every event: each change records its messages too.
     receiver = await startReceiver()
