@@ -112,23 +112,29 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   const storage = storageFromUrl(env.databaseUrl, env)
   // The port is taken first: a busy one is said before any database is created or migrated.
   // Requests that come while the database opens wait for it.
-  let answer: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
-  let opening: Promise<unknown> = Promise.resolve()
+  type Answer = (req: IncomingMessage, res: ServerResponse) => void
+  let answer: Answer | undefined
+  let answerReady!: (ready: Answer) => void
+  let startFailed!: (error: unknown) => void
+  const answering = new Promise<Answer>((resolve, reject) => {
+    answerReady = resolve
+    startFailed = reject
+  })
+  answering.catch(() => undefined) // a start that fails closes the server: nobody else waits
   const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MILLIS }, (req, res) => {
     if (answer !== undefined) return answer(req, res)
-    opening.then(() => answer!(req, res), () => res.destroy())
+    answering.then((ready) => ready(req, res), () => res.destroy())
   })
   limitConnections(server, { ...defaultConnectionLimits, ...env.connections })
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(cannotListen(env, error)))
     server.listen(env.port, env.host, () => resolve())
   })
-  const atriumOpening = opened(storage, env, log, true)
-  opening = atriumOpening
   let atrium: AtriumHandler
   try {
-    atrium = await atriumOpening
+    atrium = await opened(storage, env, log, true)
   } catch (error) {
+    startFailed(error)
     await new Promise<void>((resolve) => server.close(() => resolve()))
     throw error
   }
@@ -139,7 +145,7 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
       requestLine(request.method, request.path, response.status, ms, String(request.headers["x-request-id"] ?? ""))
   })
   const docs = docsPage()
-  answer = (req, res) => {
+  answer = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req)
     // The adapter hands the request's headers to onResponse: the id rides along with them.
     req.headers["x-request-id"] = requestId
@@ -150,6 +156,7 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     docs.serve(docsPath, req, res)
     requestLine(req.method!, docsPath, res.statusCode, performance.now() - started, requestId)
   }
+  answerReady(answer)
   // The realtime WebSocket (docs/realtime.md); its token rides in the query, which no log line writes (the request log is of HTTP answers).
   const realtime = attachRealtime(server, atrium)
   const { port } = server.address() as AddressInfo
