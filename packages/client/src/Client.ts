@@ -1,5 +1,6 @@
 import type { AtriumError } from "./AtriumError.js"
 import { type CallArguments, callOperation, type CallOptions, type CallOutcome, type CallStatus } from "./Call.js"
+import { type RetryOptions, withRetries } from "./Retry.js"
 import { credentialHeaderSuffixes, operationTable, type Operations } from "./Operations.generated.js"
 
 export type OperationName = keyof Operations
@@ -21,12 +22,20 @@ export interface AtriumClientOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** Defaults to the global `fetch` (Node 20+, browsers). */
   readonly fetch?: typeof fetch | undefined
+  /**
+   * Calls answered 429 or 503 are sent again after the server's Retry-After (Retry.ts): twice at
+   * most, and only when the wait is 5 s or less, unless this says otherwise; `false`: never.
+   */
+  readonly retry?: RetryOptions | false | undefined
 }
 
 export type ErrorOf<K extends OperationName> = AtriumError<Operations[K]["errors"] | CallStatus>
 
 /** What a call gives back: the answer's `result`, or a typed error; never a rejected promise. */
 export type Outcome<K extends OperationName> = CallOutcome<Operations[K]["result"], ErrorOf<K>>
+
+/** The operations that answer a page at a time: their input takes the `pageToken` of the page before. */
+export type PagedOperationName = { [K in OperationName]: "pageToken" extends keyof Operations[K]["input"] ? K : never }[OperationName]
 
 export type AtriumClient =
   & {
@@ -35,6 +44,15 @@ export type AtriumClient =
   & {
     /** The same client with some options replaced, e.g. the credentials `workspaceCreate` returned. */
     readonly withOptions: (options: Partial<AtriumClientOptions>) => AtriumClient
+    /**
+     * Every page of a paged operation, first to last, as `for await` reads them: each is the call's
+     * `result`; the token of the next (`nextPageToken`, or `pageToken` where the API names it so) is
+     * passed for you. A failed call throws its AtriumError.
+     */
+    readonly pages: <K extends PagedOperationName>(
+      operation: K,
+      ...args: CallArguments<Operations[K]["input"]>
+    ) => AsyncIterable<Operations[K]["result"]>
   }
 
 /** A method for every operation in the operation table, each a JSON POST through `fetch`. */
@@ -54,18 +72,39 @@ export const createAtriumClient = (options: AtriumClientOptions): AtriumClient =
       return [
         operation,
         (input?: unknown, call?: CallOptions) =>
-          callOperation({
-            fetch: options.fetch ?? globalThis.fetch,
-            operation,
-            url: base + path,
-            headers: { ...headers, ...call?.headers },
-            data: input ?? {},
-            signal: call?.signal
-          })
+          withRetries(() =>
+            callOperation({
+              fetch: options.fetch ?? globalThis.fetch,
+              operation,
+              url: base + path,
+              headers: { ...headers, ...call?.headers },
+              data: input ?? {},
+              signal: call?.signal
+            }), options.retry, call?.signal)
       ]
     })
-  )
-  return { ...methods, withOptions: (more) => createAtriumClient({ ...options, ...more }) } as AtriumClient
+  ) as Record<string, (input?: unknown, call?: CallOptions) => Promise<CallOutcome<unknown, AtriumError>>>
+  async function* pages(operation: string, input?: unknown, call?: CallOptions) {
+    let pageToken: string | undefined
+    const seen = new Set<string>()
+    do {
+      const outcome = await methods[operation]!({ ...(input as object | undefined), ...(pageToken !== undefined && { pageToken }) }, call)
+      if (outcome.error !== undefined) throw outcome.error
+      yield outcome.result
+      pageToken = nextPageTokenOf(outcome.result)
+      // A token seen before would loop for ever: the last page is the one that gave it.
+      if (pageToken !== undefined && seen.has(pageToken)) pageToken = undefined
+      if (pageToken !== undefined) seen.add(pageToken)
+    } while (pageToken !== undefined)
+  }
+  return { ...methods, pages, withOptions: (more: Partial<AtriumClientOptions>) => createAtriumClient({ ...options, ...more }) } as unknown as AtriumClient
+}
+
+/** The token of the page after this one: `nextPageToken`, or `pageToken` in the older shapes; none when empty. */
+const nextPageTokenOf = (result: unknown): string | undefined => {
+  const { nextPageToken, pageToken } = (result ?? {}) as { readonly nextPageToken?: unknown; readonly pageToken?: unknown }
+  const token = typeof nextPageToken === "string" ? nextPageToken : pageToken
+  return typeof token === "string" && token !== "" ? token : undefined
 }
 
 const definedOnly = (headers: Record<string, string | undefined>): Record<string, string> =>

@@ -1,7 +1,9 @@
 /**
  * @atrium/client: a typed client for Atrium's HTTP API, generated from the operation table. Every
  * operation is a method named by its operationId; every call resolves to `{ result }` or a typed
- * `{ error }`. Runs on the platform's `fetch` (Node 20+, browsers); no dependencies.
+ * `{ error }`; 429 and 503 are retried after their Retry-After; `pages` reads a paged operation to
+ * its end; `verifyWebhook` checks a delivery. Runs on the platform's `fetch` and WebCrypto (Node
+ * 20+, browsers); no dependencies.
  */
 export { AtriumError } from "./AtriumError.js"
 export {
@@ -18,6 +20,9 @@ export {
   createAtriumClient,
   type ErrorOf,
   type OperationName,
-  type Outcome
+  type Outcome,
+  type PagedOperationName
 } from "./Client.js"
+export { defaultRetries, type RetryOptions } from "./Retry.js"
+export { verifyWebhook, type VerifyWebhookOptions, type WebhookEvent, WebhookVerificationError } from "./Webhooks.js"
 export * from "./Operations.generated.js"
