@@ -129,3 +129,4 @@ export const toNodeListener = (atrium: AtriumHandler, options: NodeListenerOptio
   }
 }
 export { type AttachedRealtime, attachRealtime, type RealtimeOptions } from "./Realtime.js"
+export { defaultLogSettings, type Log, LOG_FORMATS, LOG_LEVELS, type LogSettings, makeLog, type RequestEntry } from "./Log.js"

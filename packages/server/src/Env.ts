@@ -3,7 +3,7 @@ import * as Config from "effect/Config"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ConnectionLimits } from "./Connections.js"
-import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "./Log.js"
+import { defaultLogSettings, LOG_FORMATS, LOG_LEVELS, type LogSettings } from "@atrium/node-http"
 import type { SmtpSettings } from "./SmtpMailer.js"
 import type { TracingSettings } from "./Telemetry.js"
 

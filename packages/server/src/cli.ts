@@ -6,7 +6,7 @@ import { createRequire } from "node:module"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { createWorkspace, migrate, printMigrations } from "./Commands.js"
 import { ENVIRONMENT_VARIABLES, readEnv } from "./Env.js"
-import type { Log } from "./Log.js"
+import type { Log } from "@atrium/node-http"
 import { causeChainMessage, serve, work } from "./Serve.js"
 import { storageFromUrl } from "./Storage.js"
 

@@ -1,9 +1,13 @@
 /**
- * The server's one log: every line (start-up, requests, jobs, webhook attempts, Atrium's own
- * Effect logs) goes through here, filtered by LOG_LEVEL and written as text or, with
- * LOG_FORMAT=json, as one JSON object per line. Lines are written once per turn of the event
- * loop: under load that is one write for many requests rather than one each.
+ * One log for a Node host of Atrium: every line (start-up, requests, jobs, webhook attempts,
+ * Atrium's own Effect logs) goes through here, filtered by level and written as text or as one
+ * JSON object per line. `atrium serve` logs through it (LOG_LEVEL, LOG_FORMAT); an embedded host
+ * gets the same lines with `createAtrium({ logger: log.effectLogger })` and
+ * `toNodeListener(atrium, { onResponse: log.onResponse })` (issue 27: embedded logs were Effect's
+ * default format). Lines are written once per turn of the event loop: under load that is one
+ * write for many requests rather than one each.
  */
+import type { AtriumRequest, AtriumResponse } from "@atrium/core"
 import * as Cause from "effect/Cause"
 import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
@@ -34,6 +38,8 @@ export interface Log {
    * path, status, duration and request id are fields of their own (for log queries), beside `msg`.
    */
   readonly request: (entry: RequestEntry) => void
+  /** `toNodeListener`'s `onResponse`: a request line per answer, with the request's `x-request-id` if it came with one. */
+  readonly onResponse: (request: AtriumRequest, response: AtriumResponse, durationMillis: number) => void
   /** Effect's logger replaced by this one, at this level: for `createAtrium({ logger })`. */
   readonly effectLogger: Layer.Layer<never>
   /** Writes what is pending now (before exit). */
@@ -90,6 +96,16 @@ export const makeLog = (settings: LogSettings = defaultLogSettings, sink?: (line
     else if (pending.push(text) === 1) setImmediate(flush)
   }
 
+  const request = ({ durationMs, method, path, requestId, status }: RequestEntry) => {
+    const duration = Math.round(durationMs * 10) / 10
+    line("info", settings.format === "json" ? `${method} ${path} ${status}` : `${method} ${path} ${status} ${duration.toFixed(1)}ms`, requestId === "" ? {} : { requestId }, {
+      method,
+      path,
+      status,
+      durationMs: duration
+    })
+  }
+
   const logger = Logger.make(({ annotations, cause, logLevel, message }) => {
     const fields: Record<string, unknown> = {}
     for (const [key, value] of HashMap.toEntries(annotations)) fields[key] = value
@@ -103,14 +119,10 @@ export const makeLog = (settings: LogSettings = defaultLogSettings, sink?: (line
     info: (message, fields) => line("info", message, fields),
     warn: (message, fields) => line("warn", message, fields),
     error: (message, fields) => line("error", message, fields),
-    request: ({ durationMs, method, path, requestId, status }) => {
-      const duration = Math.round(durationMs * 10) / 10
-      line("info", settings.format === "json" ? `${method} ${path} ${status}` : `${method} ${path} ${status} ${duration.toFixed(1)}ms`, { requestId }, {
-        method,
-        path,
-        status,
-        durationMs: duration
-      })
+    request,
+    onResponse: (req, res, durationMs) => {
+      const given = req.headers["x-request-id"]
+      request({ method: req.method, path: req.path, status: res.status, durationMs, requestId: typeof given === "string" ? given : "" })
     },
     effectLogger: Layer.merge(Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(effectLevel[settings.level])),
     flush
