@@ -37,10 +37,32 @@ export type Outcome<K extends OperationName> = CallOutcome<Operations[K]["result
 /** The operations that answer a page at a time: their input takes the `pageToken` of the page before. */
 export type PagedOperationName = { [K in OperationName]: "pageToken" extends keyof Operations[K]["input"] ? K : never }[OperationName]
 
+/** One operation's method. */
+export type Method<K extends OperationName> = (...args: CallArguments<Operations[K]["input"]>) => Promise<Outcome<K>>
+
+/** A path's names after its version: `/v2/organizations/documents/get` is organizations, documents, get; a v1 path starts with `v1`. */
+type Split<S extends string> = S extends `${infer Head}/${infer Tail}` ? [Head, ...Split<Tail>] : [S]
+type NamesOf<P extends string> = P extends `/v1/${infer Rest}` ? ["v1", ...Split<Rest>] : P extends `/v2/${infer Rest}` ? Split<Rest> : never
+type Entry = { [K in OperationName]: { readonly names: NamesOf<(typeof operationTable)[K]["path"]>; readonly operation: K } }[OperationName]
+type Shifted<E> = E extends { readonly names: readonly [string, ...infer Rest extends Array<string>]; readonly operation: infer O } ? Rest extends [] ? never : { readonly names: Rest; readonly operation: O } : never
+type LeafOf<E> = E extends { readonly names: readonly [string]; readonly operation: infer O extends OperationName } ? O : never
+type NodeOf<E> = ([LeafOf<E>] extends [never] ? unknown : Method<LeafOf<E>>) & ([Shifted<E>] extends [never] ? unknown : TreeOf<Shifted<E>>)
+type TreeOf<E extends { readonly names: ReadonlyArray<string> }> = {
+  readonly [H in E["names"][0]]: NodeOf<Extract<E, { readonly names: readonly [H, ...Array<string>] }>>
+}
+
+/**
+ * The same methods grouped by resource, as their paths name them: `client.organizations.documents.get`
+ * is `client.organizationsDocumentsGet`; v1 paths under `v1`; an operation whose path another
+ * extends carries that one too (`users.data.delete.status`).
+ */
+export type Resources = TreeOf<Entry>
+
 export type AtriumClient =
   & {
-    readonly [K in keyof Operations]: (...args: CallArguments<Operations[K]["input"]>) => Promise<Outcome<K>>
+    readonly [K in keyof Operations]: Method<K>
   }
+  & Resources
   & {
     /** The same client with some options replaced, e.g. the credentials `workspaceCreate` returned. */
     readonly withOptions: (options: Partial<AtriumClientOptions>) => AtriumClient
@@ -97,7 +119,23 @@ export const createAtriumClient = (options: AtriumClientOptions): AtriumClient =
       if (pageToken !== undefined) seen.add(pageToken)
     } while (pageToken !== undefined)
   }
-  return { ...methods, pages, withOptions: (more: Partial<AtriumClientOptions>) => createAtriumClient({ ...options, ...more }) } as unknown as AtriumClient
+  return { ...methods, ...grouped(methods), pages, withOptions: (more: Partial<AtriumClientOptions>) => createAtriumClient({ ...options, ...more }) } as unknown as AtriumClient
+}
+
+/** The methods as a tree of their paths' names (`Resources`): each leaf calls the flat method. */
+const grouped = (methods: Readonly<Record<string, (...args: Array<any>) => unknown>>) => {
+  const tree: Record<string, any> = {}
+  for (const [operation, { path }] of Object.entries(operationTable)) {
+    const [version, ...rest] = path.slice(1).split("/")
+    const names = version === "v1" ? ["v1", ...rest] : rest
+    let node = tree
+    for (const name of names.slice(0, -1)) node = node[name] ??= {}
+    const leaf = names.at(-1)!
+    const method = methods[operation]!
+    // A group made first (`…/delete/status` before `…/delete`) keeps its members on the leaf's function.
+    node[leaf] = Object.assign((...args: Array<any>) => method(...args), node[leaf])
+  }
+  return tree
 }
 
 /** The token of the page after this one: `nextPageToken`, or `pageToken` in the older shapes; none when empty. */

@@ -19,9 +19,11 @@ export {
   type AtriumClientOptions,
   createAtriumClient,
   type ErrorOf,
+  type Method,
   type OperationName,
   type Outcome,
-  type PagedOperationName
+  type PagedOperationName,
+  type Resources
 } from "./Client.js"
 export { defaultRetries, type RetryOptions } from "./Retry.js"
 export { verifyWebhook, type VerifyWebhookOptions, type WebhookEvent, WebhookVerificationError } from "./Webhooks.js"

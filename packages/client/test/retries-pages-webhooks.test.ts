@@ -90,6 +90,16 @@ describe("@atrium/client pages and verifyWebhook", () => {
     expect(pages.flat().sort()).toEqual(ids)
   })
 
+  it("has every method grouped by resource too, answering as the flat one", async () => {
+    const grouped = await orThrow(client.organizations.get({ organizationIds: ["org-0"] }))
+    expect(grouped).toEqual(await orThrow(client.organizationsGet({ organizationIds: ["org-0"] })))
+    const v1 = await client.v1.organizations.documents.add({ organizationId: "org-0", documents: [{ documentId: "d-v1", documentName: "V1" }] })
+    expect(v1.error).toBeUndefined()
+    // Both the method and the group beneath it: users/data/delete and users/data/delete/status.
+    expect(typeof client.users.data.delete).toBe("function")
+    expect(typeof client.users.data.delete.status).toBe("function")
+  })
+
   it("throws a page's error from the loop", async () => {
     const iterate = async () => {
       for await (const _ of client.pages("organizationsGet", { pageSize: "many" } as never)) void _

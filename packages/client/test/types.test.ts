@@ -42,6 +42,17 @@ const compileOnly = async () => {
   // The V1 path takes the same input as the newer one.
   const v1: WorkspaceDomainsAddV1Input = { domains: ["app.acme.example"] }
   await client.workspaceDomainsAddV1(v1)
+
+  // Grouped by resource: the same methods, the same types.
+  expectTypeOf(client.organizations.documents.get).toEqualTypeOf(client.organizationsDocumentsGet)
+  expectTypeOf(client.v1.workspace.domains.add).toEqualTypeOf(client.workspaceDomainsAddV1)
+  // A method whose path another extends carries that one too.
+  expectTypeOf(client.users.data.delete.status).toEqualTypeOf(client.usersDataDeleteStatus)
+  await client.users.data.delete({ userIds: ["u1"] })
+  // @ts-expect-error no such resource
+  await client.organizations.documents.list({ organizationId: "acme" })
+  // @ts-expect-error organizationId is required
+  await client.organizations.documents.get({})
 }
 
 describe("@atrium/client types", () => {
