@@ -1,6 +1,6 @@
 import type { AtriumError } from "./AtriumError.js"
 import { type CallArguments, callOperation, type CallOptions, type CallOutcome, type CallStatus } from "./Call.js"
-import { type RetryOptions, withRetries } from "./Retry.js"
+import { definedOnly, type RetryOptions, withRetries } from "./Retry.js"
 import { credentialHeaderSuffixes, operationTable, type Operations } from "./Operations.generated.js"
 
 export type OperationName = keyof Operations
@@ -144,6 +144,3 @@ const nextPageTokenOf = (result: unknown): string | undefined => {
   const token = typeof nextPageToken === "string" ? nextPageToken : pageToken
   return typeof token === "string" && token !== "" ? token : undefined
 }
-
-const definedOnly = (headers: Record<string, string | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))

@@ -35,7 +35,7 @@ export const withRetries = async <O extends CallOutcome<unknown, AtriumError>>(
   retry: RetryOptions | false | undefined,
   signal: AbortSignal | undefined
 ): Promise<O> => {
-  const policy: Policy = retry === false ? { ...defaultRetries, retries: 0 } : { ...defaultRetries, ...definedOnly(retry ?? {}) }
+  const policy: Policy = retry === false ? { ...defaultRetries, retries: 0 } : { ...defaultRetries, ...definedOnly<number>({ ...retry }) }
   for (let attempt = 1; ; attempt++) {
     const outcome = await call()
     const delay = outcome.error === undefined ? undefined : retryDelay(outcome.error, attempt, policy)
@@ -59,5 +59,6 @@ const sleep = (millis: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener("abort", aborted, { once: true })
   })
 
-const definedOnly = (value: RetryOptions): Partial<Policy> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<Policy>
+/** The entries whose value is set: an option given as `undefined` keeps its default. */
+export const definedOnly = <V>(value: Readonly<Record<string, V | undefined>>): Record<string, V> =>
+  Object.fromEntries(Object.entries(value).filter((entry): entry is [string, V] => entry[1] !== undefined))

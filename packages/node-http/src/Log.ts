@@ -85,12 +85,12 @@ export const makeLog = (settings: LogSettings = defaultLogSettings, sink?: (line
     pending = []
     process.stdout.write(text)
   }
-  /** `textOnly`: fields the text line already says in its message, written only as JSON fields. */
-  const line = (level: Level, message: string, fields: Fields = {}, textOnly?: Fields) => {
+  /** `jsonOnly`: fields the text line already says in its message, written only as JSON fields. */
+  const line = (level: Level, message: string, fields: Fields = {}, jsonOnly?: Fields) => {
     if (rank[level] < rank[settings.level]) return
     const time = new Date().toISOString()
     const text = settings.format === "json"
-      ? JSON.stringify({ time, level, msg: message, ...textOnly, ...fields })
+      ? JSON.stringify({ time, level, msg: message, ...jsonOnly, ...fields })
       : `${time} ${level.toUpperCase().padEnd(5)} ${message}${textFields(fields)}`
     if (sink) sink(text)
     else if (pending.push(text) === 1) setImmediate(flush)

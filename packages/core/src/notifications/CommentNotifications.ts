@@ -60,11 +60,11 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
         const thread = event.data.commentAnnotation as CommentAnnotation
         const { documentId, organizationId } = thread.metadata
         // The thread as the event carries it, after the change: no need to read it again.
-        const row = { documentId, createdBy: thread.from.userId, record: { visibilityConfig: thread.visibilityConfig } }
+        const visible = { documentId, createdBy: thread.from.userId, record: { visibilityConfig: thread.visibilityConfig } }
         const actionUser = event.data.actionUser as { readonly userId: string } | undefined
         const candidates = involvedIn(thread, triggers.mention !== false).filter((userId) => userId !== actionUser?.userId)
         const recipients = yield* Effect.filter(candidates, (userId) =>
-          Effect.map(threadsSeenBy(judge, { apiKey, userId }, organizationId)([row]), (seen) => seen.length > 0))
+          Effect.map(threadsSeenBy(judge, { apiKey, userId }, organizationId)([visible]), (seen) => seen.length > 0))
         const target = event.data.targetComment as { readonly commentId?: number; readonly commentText?: string } | undefined
         const record: NotificationRecord = {
           notificationSource: "comment",
@@ -80,7 +80,7 @@ export class CommentNotifications extends Effect.Service<CommentNotifications>()
             ...(event.type === "comment_annotation.assign" && thread.assignedTo !== undefined && { assignedTo: thread.assignedTo })
           },
           recipients,
-          thread: { createdBy: row.createdBy, visibilityConfig: row.record.visibilityConfig }
+          thread: { createdBy: visible.createdBy, visibilityConfig: thread.visibilityConfig }
         }
         const notification: NotificationRow = {
           apiKey,
