@@ -1,6 +1,10 @@
 import { defineConfig, type Options } from "tsup"
+import { guardEntries } from "./scripts/effect-guard.js"
 
-/** Every package builds to ESM + CJS + .d.ts from the same entry list. */
+/**
+ * Every package builds to ESM + CJS + .d.ts from the same entry list; an entry that imports Effect
+ * then checks the installed Effect's major before loading (scripts/effect-guard.ts).
+ */
 export const build = (entry: Record<string, string>, extra: Partial<Options> = {}) =>
   defineConfig({
     entry,
@@ -11,6 +15,7 @@ export const build = (entry: Record<string, string>, extra: Partial<Options> = {
     target: "node20",
     outDir: "dist",
     splitting: false,
+    onSuccess: async () => guardEntries(Object.keys(entry)),
     ...extra
   })
 

@@ -2,7 +2,7 @@
 import { expect } from "vitest"
 import { startServerProcess } from "./ServerProcess.js"
 
-/** What any mounted Atrium must do: create a workspace, add a document and list it, under `url`. */
+/** What any mounted Atrium must do: create a workspace, add a document and list it, and serve its reference, under `url`. */
 export const exerciseAtrium = async (url: string) => {
   const post = (path: string, data: unknown, headers: Record<string, string> = {}) =>
     fetch(url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data }) })
@@ -15,6 +15,11 @@ export const exerciseAtrium = async (url: string) => {
   const listed = await post("/v2/organizations/documents/get", { organizationId: "o" }, auth)
   expect(listed.status).toBe(200)
   expect((await listed.json()).result.data).toMatchObject([{ id: "d", documentName: "D" }])
+  // The API reference under the mount path, its script from the installed @atrium/core.
+  expect((await fetch(`${url}/docs`)).headers.get("content-type"), "GET /docs").toBe("text/html; charset=utf-8")
+  const script = await fetch(`${url}/docs/redoc.standalone.js`)
+  expect(script.status, "Redoc's script").toBe(200)
+  expect((await script.text()).length, "Redoc's script").toBeGreaterThan(500_000)
 }
 
 /** Starts `<exampleDir>/server.mjs` on an ephemeral port with `env`, runs the checks, stops it with SIGTERM (exit code 0). */

@@ -6,6 +6,7 @@ import { HostPermissionResolver, type PermissionResolver } from "./access/Permis
 import { makeSecretBox, SecretBox } from "./crypto/SecretBox.js"
 import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
 import { operations } from "./operations.js"
+import { docsDocuments } from "./docs/DocsPage.js"
 import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
@@ -151,6 +152,7 @@ export const createAtrium = <E, R>(config: AtriumLayerConfig<E, R> & { readonly 
   // Built on first request for it, not at start: cold starts (Lambda) should not pay for it.
   let openApi: string | undefined
   const documents: Record<string, DocumentHandler<AtriumServices>> = {
+    ...docsDocuments,
     "/openapi.json": Effect.sync(() => ({
       status: 200,
       body: openApi ??= JSON.stringify(openApiDocument(operations, {

@@ -73,4 +73,36 @@ describe("toNodeListener", () => {
     expect(calls).toEqual(["/elsewhere"])
     await new Promise((resolve) => host.close(resolve))
   })
+
+  it("serves the API reference under the mount path: the page, Redoc's script from the package, and where both are", async () => {
+    const page = await fetch(`${base}/api/docs`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'")
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'")
+    const html = await page.text()
+    // Relative: under /api/ the browser asks /api/openapi.json and /api/docs/redoc.standalone.js.
+    expect(html).toContain('<redoc spec-url="openapi.json"')
+    expect(html).toContain('<script src="docs/redoc.standalone.js">')
+    expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200)
+
+    const script = await fetch(`${base}/api/docs/redoc.standalone.js`)
+    expect(script.status).toBe(200)
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+    const source = await script.text()
+    expect(source.length).toBeGreaterThan(500_000)
+    // The one outside request Redoc makes is replaced at build (scripts/docs-assets.mjs).
+    expect(source).not.toContain("cdn.redoc.ly")
+
+    expect(await (await fetch(`${base}/api/`)).json()).toEqual({
+      name: "Atrium",
+      docs: "docs",
+      openapi: "openapi.json",
+      about: "Atrium's server API: its reference is at /docs, its OpenAPI description at /openapi.json."
+    })
+    const head = await fetch(`${base}/api/docs`, { method: "HEAD" })
+    expect([head.status, await head.text()]).toEqual([200, ""])
+    const posted = await fetch(`${base}/api/docs`, { method: "POST", body: "{}" })
+    expect([posted.status, await posted.json()]).toEqual([404, { error: { status: "NOT_FOUND", message: "No operation at /docs." } }])
+  })
 })

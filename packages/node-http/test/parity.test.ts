@@ -1,7 +1,9 @@
-import { fetchSend, MemoryStorage, PARITY_MAX_BODY_BYTES, parityScenarios, recordParity, testAtrium } from "@atrium/core/testing"
+import { fetchSend, MemoryStorage, PARITY_MAX_BODY_BYTES, type ParityAnswer, parityScenarios, recordParity, testAtrium } from "@atrium/core/testing"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { join } from "node:path"
 import { toNodeListener } from "../src/index.js"
 
 // node-http is the reference every other adapter is compared with: here the
@@ -44,7 +46,12 @@ const page = (docs: ReadonlyArray<object>, beside: object = {}) => [200, success
 const LISTED = "https://app.parity.example"
 const readable = { "access-control-allow-origin": LISTED, "access-control-expose-headers": "retry-after", vary: "origin" }
 
-const expected: Record<string, ReadonlyArray<readonly [number, object | undefined, Record<string, string>?]>> = {
+const pointer = [200, { name: "Atrium", docs: "docs", openapi: "openapi.json", about: "Atrium's server API: its reference is at /docs, its OpenAPI description at /openapi.json." }] as const
+/** Redoc's bundle as @atrium/core's build ships it. */
+const redoc = readFileSync(join(__dirname, "..", "..", "core", "dist", "docs", "redoc.standalone.js"), "utf8")
+
+/** Each scenario's answers: JSON ones as [status, body, cors?], any other as the record's own shape. */
+const expected: Record<string, ReadonlyArray<readonly [number, object | undefined, Record<string, string>?] | ParityAnswer>> = {
   "public operation: workspace/create": [created],
   // The API key keeps the placeholder workspace/create's answer gave it.
   "workspace credentials: workspace/get": [created, retrieved(4)],
@@ -98,12 +105,22 @@ const expected: Record<string, ReadonlyArray<readonly [number, object | undefine
     invalid("Method OPTIONS is not allowed: every operation is a POST.")
   ],
   "mount prefix: the mount point, documents and query strings": [
-    notFound("/"),
-    notFound("/"),
-    notFound("/"),
+    pointer,
+    pointer,
+    pointer,
     [200, { status: "ok" }],
     [200, { status: "ok" }],
     retrieved()
+  ],
+  "the API reference: the page, Redoc's script, the page's headers, and no POST": [
+    {
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      body: expect.stringMatching(/^\{"content-security-policy":"default-src 'none'; script-src 'self'; [^"]+","cache-control":"no-cache","x-content-type-options":"nosniff"\}<!doctype html>/),
+      cors: {}
+    },
+    { status: 200, contentType: "text/javascript; charset=utf-8", body: `${redoc.length} characters: ${redoc.slice(0, 80)}`, cors: {} },
+    notFound("/docs")
   ]
 }
 
@@ -113,10 +130,13 @@ describe("the parity suite through node-http (the reference)", () => {
     expect(Object.keys(record)).toEqual(parityScenarios.map((scenario) => scenario.name))
     const want = Object.fromEntries(Object.entries(expected).map(([name, answers]) => [
       name,
-      answers.map(([status, body, cors = {}]) =>
-        body === undefined
+      answers.map((answer) => {
+        if (!Array.isArray(answer)) return answer
+        const [status, body, cors = {}] = answer
+        return body === undefined
           ? { status, contentType: "", body: "", cors } // an admitted preflight: no body, no type
-          : { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body), cors })
+          : { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body), cors }
+      })
     ]))
     expect(record).toEqual(want)
   })

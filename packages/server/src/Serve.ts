@@ -5,7 +5,6 @@ import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { CONNECTIONS_CHECKING_INTERVAL_MILLIS, defaultConnectionLimits, limitConnections } from "./Connections.js"
-import { docsPage } from "./DocsPage.js"
 import type { ServerEnv } from "./Env.js"
 import { SmtpMailer } from "./SmtpMailer.js"
 import { storageFromUrl } from "./Storage.js"
@@ -137,23 +136,16 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
     await new Promise<void>((resolve) => server.close(() => resolve()))
     throw error
   }
-  const requestLine = (method: string, path: string, status: number, ms: number, requestId: string) =>
-    log.request({ method, path, status, durationMs: ms, requestId })
   const api = toNodeListener(atrium, {
     onResponse: (request, response, ms) =>
-      requestLine(request.method, request.path, response.status, ms, String(request.headers["x-request-id"] ?? ""))
+      log.request({ method: request.method, path: request.path, status: response.status, durationMs: ms, requestId: String(request.headers["x-request-id"] ?? "") })
   })
-  const docs = docsPage()
   answer = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req)
     // The adapter hands the request's headers to onResponse: the id rides along with them.
     req.headers["x-request-id"] = requestId
     res.setHeader("x-request-id", requestId)
-    const docsPath = docs.pathOf(req)
-    if (docsPath === undefined) return api(req, res)
-    const started = performance.now()
-    docs.serve(docsPath, req, res)
-    requestLine(req.method!, docsPath, res.statusCode, performance.now() - started, requestId)
+    api(req, res)
   }
   answerReady(answer)
   // The realtime WebSocket (docs/realtime.md); its token rides in the query, which no log line writes (the request log is of HTTP answers).

@@ -1,10 +1,11 @@
 /**
  * The packages as a user gets them: packed tarballs installed into a fresh project outside the
- * workspace, with npm and with pnpm, in an app that already depends on `effect`. The README's
+ * workspace, with npm (after `npm i effect@^3`) and with pnpm, in an app that already depends on `effect`. The README's
  * embedding snippets run there as written (TypeScript stripped, port and file names filled in),
  * with one copy of `effect` in the tree; `atrium serve` runs from the installed bin; publint and
  * arethetypeswrong (profile node16; esm-only for @atrium/browser, an ES module only) find nothing
- * in any tarball. Needs `pnpm build` first and the npm registry for the install (about a minute
+ * in any tarball. Beside Effect 4, every entry refuses at import with a message naming both
+ * versions (scripts/effect-guard.ts). Needs `pnpm build` first and the npm registry for the install (about a minute
  * with npm, which compiles better-sqlite3).
  */
 import { testDatabase, type TestDatabase } from "@atrium/sql-pg/testing"
@@ -199,16 +200,56 @@ const userEnv = (): NodeJS.ProcessEnv => ({
   ...(process.env["npm_config_nodedir"] ? { npm_config_nodedir: process.env["npm_config_nodedir"] } : {})
 })
 
+const NPM_FLAGS = ["--no-audit", "--no-fund", "--loglevel=error"]
+
+/** The host app's dependencies besides effect and Atrium. */
+const HOST_DEPENDENCIES = { express: "^5.0.0", fastify: "^5.0.0", "sql.js": "^1.13.0" }
+
+/** A host app's package.json with `dependencies` (and the tarballs, when asked) and the overrides that point the tarballs' names for each other at the tarballs. */
+const writeHostApp = (project: string, dependencies: Record<string, string> = {}, withTarballs = false) => {
+  const files = Object.fromEntries(Object.entries(tarballs).map(([name, tarball]) => [name, `file:${tarball}`]))
+  mkdirSync(project)
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({
+      name: "host-app",
+      private: true,
+      type: "module",
+      dependencies: withTarballs ? { ...dependencies, ...files } : dependencies,
+      // The tarballs name each other by version; point those at the tarballs, not the registry.
+      overrides: files,
+      pnpm: { overrides: files, onlyBuiltDependencies: ["better-sqlite3"] }
+    }, null, 2)
+  )
+  return files
+}
+
+/** Adds `dependencies` to the app's package.json (npm refuses an override that differs from a direct dependency's spec, so the tarballs go in as written there). */
+const addDependencies = (project: string, dependencies: Record<string, string>) => {
+  const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
+  writeFileSync(join(project, "package.json"), JSON.stringify({ ...manifest, dependencies: { ...manifest.dependencies, ...dependencies } }, null, 2))
+}
+
 const managers = [
   {
     name: "npm",
-    install: (project: string) => run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, userEnv()),
+    // As a new user does it: `npm i effect@^3` first, as the README's install line says, then Atrium beside it.
+    setUp: async (project: string) => {
+      const files = writeHostApp(project)
+      await run("npm", ["install", "effect@^3", ...NPM_FLAGS], project, userEnv())
+      addDependencies(project, { ...files, ...HOST_DEPENDENCIES })
+      await run("npm", ["install", ...NPM_FLAGS], project, userEnv())
+    },
     bin: ["npx", ["--no-install", "atrium"]] as const
   },
   {
     name: "pnpm",
-    // A fresh project has no lockfile to freeze (pnpm freezes it by default when CI is set).
-    install: (project: string) => run("pnpm", ["install", "--no-frozen-lockfile", "--reporter=silent"], project, userEnv()),
+    // An app that already depends on effect, all installed at once. A fresh project has no
+    // lockfile to freeze (pnpm freezes it by default when CI is set).
+    setUp: async (project: string) => {
+      writeHostApp(project, { effect: "3.22.4", ...HOST_DEPENDENCIES }, true)
+      await run("pnpm", ["install", "--no-frozen-lockfile", "--reporter=silent"], project, userEnv())
+    },
     bin: ["pnpm", ["exec", "atrium"]] as const
   }
 ]
@@ -216,23 +257,7 @@ const managers = [
 describe.each(managers)("installed with $name into an app that already has effect", (manager) => {
   const project = join(work, manager.name)
 
-  beforeAll(async () => {
-    mkdirSync(project)
-    const files = Object.fromEntries(Object.entries(tarballs).map(([name, tarball]) => [name, `file:${tarball}`]))
-    writeFileSync(
-      join(project, "package.json"),
-      JSON.stringify({
-        name: "host-app",
-        private: true,
-        type: "module",
-        dependencies: { effect: "3.22.4", express: "^5.0.0", fastify: "^5.0.0", "sql.js": "^1.13.0", ...files },
-        // The tarballs name each other by version; point those at the tarballs, not the registry.
-        overrides: files,
-        pnpm: { overrides: files, onlyBuiltDependencies: ["better-sqlite3"] }
-      }, null, 2)
-    )
-    await manager.install(project)
-  }, 300_000)
+  beforeAll(() => manager.setUp(project), 300_000)
 
   it("has one copy of effect", () => {
     expect(effectCopies(project)).toHaveLength(1)
@@ -290,5 +315,48 @@ process.exit(0)
     await server.stop()
     const { port } = new URL(server.url)
     await expect.poll(() => accepts(Number(port)), { timeout: 10_000 }).toBe(false)
+  }, 60_000)
+})
+
+describe("installed beside Effect 4", () => {
+  const project = join(work, "effect4")
+
+  beforeAll(async () => {
+    const files = writeHostApp(project)
+    // `npm i effect` gives Effect 4 now; npm then refuses Atrium (ERESOLVE, its peer is effect@^3)
+    // unless told to ignore peers, and pnpm only warns: either way Effect 4 is what Atrium finds.
+    await run("npm", ["install", "effect@^4", ...NPM_FLAGS], project, userEnv())
+    const wanted = ["@atrium/core", "@atrium/node-http", "@atrium/express", "@atrium/sql-sqlite"].map((name) => [name, files[name]!])
+    addDependencies(project, { ...Object.fromEntries(wanted), express: HOST_DEPENDENCIES.express })
+    await run("npm", ["install", "--legacy-peer-deps", ...NPM_FLAGS], project, userEnv())
+  }, 300_000)
+
+  /** Runs node with `args` in the app: its exit code and what it printed on stderr. */
+  const runNode = async (args: ReadonlyArray<string>) => {
+    try {
+      await run(process.execPath, args, project)
+      return { code: 0, stderr: "" }
+    } catch (error) {
+      const failed = error as { code: number; stderr: string }
+      return { code: failed.code, stderr: failed.stderr }
+    }
+  }
+
+  it("refuses at import, naming the Effect it found and the one it needs, from ES modules and CommonJS alike", async () => {
+    const found = JSON.parse(readFileSync(join(project, "node_modules", "effect", "package.json"), "utf8")).version as string
+    expect(found).toMatch(/^4\./)
+    for (const [name, args] of [
+      ["@atrium/core", ["--input-type=module", "-e", `import "@atrium/core"`]],
+      ["@atrium/core", ["-e", `require("@atrium/core")`]],
+      ["@atrium/sql-sqlite", ["--input-type=module", "-e", `import { SqliteStorage } from "@atrium/sql-sqlite"`]],
+      // Express's adapter imports no Effect itself: the packages it imports say it.
+      ["@atrium/(node-http|core)", ["--input-type=module", "-e", `import { atrium } from "@atrium/express"`]]
+    ] as const) {
+      const answer = await runNode(args)
+      expect(answer.code, args.join(" ")).toBe(1)
+      expect(answer.stderr, args.join(" ")).toMatch(new RegExp(`${name} needs Effect 3 \\(its peer dependency effect@\\^3[.0-9]*\\), but effect@${found.replaceAll(".", "\\.")} is installed here: install effect@\\^3`))
+      // Not the module-not-found error Effect 4 gave before.
+      expect(answer.stderr, args.join(" ")).not.toContain("Cannot find module")
+    }
   }, 60_000)
 })

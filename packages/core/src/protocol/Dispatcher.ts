@@ -39,8 +39,15 @@ export interface AtriumResponse {
   readonly body: string
 }
 
-/** A plain GET document served beside the operations (`/openapi.json`, `/.well-known/jwks.json`, `/healthz`). */
-export type DocumentHandler<R> = Effect.Effect<{ readonly status: number; readonly body: string }, never, R>
+/**
+ * A plain GET document served beside the operations (`/openapi.json`, `/.well-known/jwks.json`,
+ * `/healthz`, the reference page): JSON unless it names its own headers.
+ */
+export type DocumentHandler<R> = Effect.Effect<
+  { readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> },
+  never,
+  R
+>
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
 
@@ -258,7 +265,10 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
 
   const serveDocument = async (path: string, document: DocumentHandler<R>): Promise<AtriumResponse> => {
     const exit = await exitOf(document)
-    if (Exit.isSuccess(exit)) return respond(exit.value.status, exit.value.body)
+    if (Exit.isSuccess(exit)) {
+      const { body, headers, status } = exit.value
+      return headers === undefined ? respond(status, body) : { status, headers: { ...headers, "x-content-type-options": "nosniff" }, body }
+    }
     logDefect(path, exit.cause)
     return errorResponse(internal("Internal error."))
   }
