@@ -58,6 +58,7 @@ export const walkthrough = [
   { path: "/v2/workspace/apikeyconfig/update", data: () => ({ defaultDocumentAccessType: "organizationPrivate" }) },
   { path: "/v2/workspace/email/send-login-link", data: () => ({ email: "owner@acme.example", continueUrl: "http://localhost:3000/welcome" }) },
   { path: "/v2/organizations/add", data: () => ({ organizations: [{ organizationId: org, organizationName: "Acme Inc." }, { organizationId: "globex", organizationName: "Globex" }] }) },
+  { path: "/v2/organizations/update", data: () => ({ organizations: [{ organizationId: "globex", organizationName: "Globex Corporation", plan: "enterprise" }] }) },
   { path: "/v2/organizations/get", data: () => ({ organizationIds: [org], pageSize: 10 }) },
   { path: "/v1/organizations/access/disablestate/update", data: () => ({ organizationIds: ["globex"], disabled: true }) },
   { path: "/v2/organizations/access/disablestate/update", data: () => ({ organizationIds: ["globex"], disabled: false }) },
@@ -76,6 +77,10 @@ export const walkthrough = [
   { path: "/v2/organizations/documents/access/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], accessType: "restricted" }) },
   { path: "/v2/organizations/documents/access/disablestate/update", data: () => ({ organizationId: org, documentIds: ["spec-41"], disabled: true }) },
   { path: "/v2/organizations/folders/access/update", data: () => ({ organizationId: org, folderIds: ["specs"], accessType: "organizationPrivate", inheritFromParent: false }) },
+  { path: "/v2/organizations/documents/update", data: () => ({ organizationId: org, documents: [{ documentId: doc, documentName: "Spec 42, revised" }] }) },
+  { path: "/v1/organizations/documents/update", data: () => ({ organizationId: org, documents: [{ documentId: "spec-41", documentName: "Spec 41 (archived)" }] }) },
+  { path: "/v2/organizations/folders/update", data: () => ({ organizationId: org, folders: [{ folderId: "drafts", folderName: "Drafts (shared)", parentFolderId: "root" }] }) },
+  { path: "/v2/organizations/documents/move", data: () => ({ organizationId: org, documentIds: ["spec-41"], folderId: "drafts" }) },
   {
     path: "/v2/users/add",
     data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, accessRole: "editor" }, { ...bo, accessRole: "viewer" }] })

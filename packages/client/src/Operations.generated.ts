@@ -771,6 +771,27 @@ export interface OrganizationsAddResult {
   }
 }
 
+export interface OrganizationsUpdateInput {
+  readonly organizations: ReadonlyArray<{
+    readonly organizationId: Id
+    readonly organizationName?: string | undefined
+  } & {
+    readonly [key: string]: unknown
+  }>
+}
+
+export interface OrganizationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+    }
+  }
+}
+
 export interface OrganizationsGetInput {
   readonly organizationIds?: ReadonlyArray<Id> | undefined
   readonly pageSize?: number | undefined
@@ -845,6 +866,62 @@ export interface OrganizationsDocumentsAddResult {
       readonly message: string
     }
   }
+}
+
+export interface OrganizationsDocumentsUpdateV1Input {
+  readonly organizationId: Id
+  readonly documents: ReadonlyArray<{
+    readonly documentId: Id
+    readonly documentName?: string | undefined
+  } & {
+    readonly [key: string]: unknown
+  }>
+}
+
+export interface OrganizationsDocumentsUpdateV1Result {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+      readonly code?: string
+    }
+  }
+}
+
+export interface OrganizationsDocumentsUpdateInput {
+  readonly organizationId: Id
+  readonly documents: ReadonlyArray<{
+    readonly documentId: Id
+    readonly documentName?: string | undefined
+  } & {
+    readonly [key: string]: unknown
+  }>
+}
+
+export interface OrganizationsDocumentsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+    }
+  }
+}
+
+export interface OrganizationsDocumentsMoveInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+  readonly folderId: Id
+}
+
+export interface OrganizationsDocumentsMoveResult {
+  readonly status: "success"
+  readonly message: string
 }
 
 export interface OrganizationsDocumentsAccessUpdateInput {
@@ -1466,6 +1543,27 @@ export interface OrganizationsFoldersGetResult {
   readonly status: "success"
   readonly message: string
   readonly data: ReadonlyArray<Folder>
+}
+
+export interface OrganizationsFoldersUpdateInput {
+  readonly organizationId: Id
+  readonly folders: ReadonlyArray<{
+    readonly folderId: Id
+    readonly folderName?: string | undefined
+    readonly parentFolderId?: Id | undefined
+  }>
+}
+
+export interface OrganizationsFoldersUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+    }
+  }
 }
 
 export interface OrganizationsFoldersAccessUpdateInput {
@@ -2936,6 +3034,8 @@ export interface Operations {
   readonly organizationsAccessDisablestateUpdate: { readonly input: OrganizationsAccessDisablestateUpdateInput; readonly result: OrganizationsAccessDisablestateUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Add organizations, or update the name and metadata of existing ones. `POST /v2/organizations/add`, API key and auth token. */
   readonly organizationsAdd: { readonly input: OrganizationsAddInput; readonly result: OrganizationsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update the name and metadata of existing organizations (an unknown one is reported, not created). `POST /v2/organizations/update`, API key and auth token. */
+  readonly organizationsUpdate: { readonly input: OrganizationsUpdateInput; readonly result: OrganizationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List organizations, optionally by id, a page at a time. `POST /v2/organizations/get`, API key and auth token. */
   readonly organizationsGet: { readonly input: OrganizationsGetInput; readonly result: OrganizationsGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List an organization's documents, by id or folder, a page at a time. `POST /v2/organizations/documents/get`, API key and auth token. */
@@ -2944,6 +3044,12 @@ export interface Operations {
   readonly organizationsDocumentsAddV1: { readonly input: OrganizationsDocumentsAddV1Input; readonly result: OrganizationsDocumentsAddV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Add documents; an existing id fails that item (INTERNAL with per-item details, as the hosted service answers; ALREADY_EXISTS under strictStatuses). `POST /v2/organizations/documents/add`, API key and auth token. */
   readonly organizationsDocumentsAdd: { readonly input: OrganizationsDocumentsAddInput; readonly result: OrganizationsDocumentsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
+  /** Update existing documents' names and metadata; a missing document fails its item (success false, HTTP 200). `POST /v1/organizations/documents/update`, API key and auth token. */
+  readonly organizationsDocumentsUpdateV1: { readonly input: OrganizationsDocumentsUpdateV1Input; readonly result: OrganizationsDocumentsUpdateV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update existing documents' names and metadata; a missing document fails its item (INTERNAL with per-item details, as the hosted service answers; NOT_FOUND under strictStatuses). `POST /v2/organizations/documents/update`, API key and auth token. */
+  readonly organizationsDocumentsUpdate: { readonly input: OrganizationsDocumentsUpdateInput; readonly result: OrganizationsDocumentsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Move documents into a folder, all or none (a missing folder or document is NOT_FOUND and nothing moves). `POST /v2/organizations/documents/move`, API key and auth token. */
+  readonly organizationsDocumentsMove: { readonly input: OrganizationsDocumentsMoveInput; readonly result: OrganizationsDocumentsMoveResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Give documents an access type of their own (they stop following their folder's); a missing document fails its item. `POST /v2/organizations/documents/access/update`, API key and auth token. */
   readonly organizationsDocumentsAccessUpdate: { readonly input: OrganizationsDocumentsAccessUpdateInput; readonly result: OrganizationsDocumentsAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Disable documents (read only for every user) or enable them again; a missing document fails its item. `POST /v2/organizations/documents/access/disablestate/update`, API key and auth token. */
@@ -3004,6 +3110,8 @@ export interface Operations {
   readonly organizationsFoldersAdd: { readonly input: OrganizationsFoldersAddInput; readonly result: OrganizationsFoldersAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Get one folder with its subfolders to maxDepth levels, or every folder of the organization. `POST /v2/organizations/folders/get`, API key and auth token. */
   readonly organizationsFoldersGet: { readonly input: OrganizationsFoldersGetInput; readonly result: OrganizationsFoldersGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Rename folders or move them under another parent; a move recomputes the subtree's ancestors and inherited access types. A missing folder or parent fails its item. `POST /v2/organizations/folders/update`, API key and auth token. */
+  readonly organizationsFoldersUpdate: { readonly input: OrganizationsFoldersUpdateInput; readonly result: OrganizationsFoldersUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Give folders an access type of their own, or make them follow their parent's; the subfolders that follow them are recomputed. A missing folder fails its item. `POST /v2/organizations/folders/access/update`, API key and auth token. */
   readonly organizationsFoldersAccessUpdate: { readonly input: OrganizationsFoldersAccessUpdateInput; readonly result: OrganizationsFoldersAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Record activities on a document; an existing id is overwritten. `POST /v2/activities/add`, API key and auth token. */
@@ -3143,10 +3251,14 @@ export const operationTable = {
   organizationsAccessDisablestateUpdateV1: { path: "/v1/organizations/access/disablestate/update", auth: "apiKey" },
   organizationsAccessDisablestateUpdate: { path: "/v2/organizations/access/disablestate/update", auth: "apiKey" },
   organizationsAdd: { path: "/v2/organizations/add", auth: "apiKey" },
+  organizationsUpdate: { path: "/v2/organizations/update", auth: "apiKey" },
   organizationsGet: { path: "/v2/organizations/get", auth: "apiKey" },
   organizationsDocumentsGet: { path: "/v2/organizations/documents/get", auth: "apiKey" },
   organizationsDocumentsAddV1: { path: "/v1/organizations/documents/add", auth: "apiKey" },
   organizationsDocumentsAdd: { path: "/v2/organizations/documents/add", auth: "apiKey" },
+  organizationsDocumentsUpdateV1: { path: "/v1/organizations/documents/update", auth: "apiKey" },
+  organizationsDocumentsUpdate: { path: "/v2/organizations/documents/update", auth: "apiKey" },
+  organizationsDocumentsMove: { path: "/v2/organizations/documents/move", auth: "apiKey" },
   organizationsDocumentsAccessUpdate: { path: "/v2/organizations/documents/access/update", auth: "apiKey" },
   organizationsDocumentsAccessDisablestateUpdate: { path: "/v2/organizations/documents/access/disablestate/update", auth: "apiKey" },
   usersAdd: { path: "/v2/users/add", auth: "apiKey" },
@@ -3177,6 +3289,7 @@ export const operationTable = {
   organizationsDocumentsMigrateStatus: { path: "/v2/organizations/documents/migrate/status", auth: "apiKey" },
   organizationsFoldersAdd: { path: "/v2/organizations/folders/add", auth: "apiKey" },
   organizationsFoldersGet: { path: "/v2/organizations/folders/get", auth: "apiKey" },
+  organizationsFoldersUpdate: { path: "/v2/organizations/folders/update", auth: "apiKey" },
   organizationsFoldersAccessUpdate: { path: "/v2/organizations/folders/access/update", auth: "apiKey" },
   activitiesAdd: { path: "/v2/activities/add", auth: "apiKey" },
   activitiesGet: { path: "/v2/activities/get", auth: "apiKey" },

@@ -35,6 +35,21 @@ export const AddDocumentsV2Input = Schema.Struct({
   createFolder: optional(Schema.Boolean)
 })
 
+/** documents/update (v1 and v2): existing documents' names and metadata. */
+export const UpdateDocumentsInput = Schema.Struct({
+  organizationId: Id,
+  documents: Documents
+})
+
+/** Documents per documents/move call: the hosted service's limit (compatibility facts §1.7). */
+export const MAX_DOCUMENTS_PER_MOVE = 30
+
+export const MoveDocumentsInput = Schema.Struct({
+  organizationId: Id,
+  documentIds: NonEmptyIds(MAX_DOCUMENTS_PER_MOVE),
+  folderId: Id
+})
+
 export const GetDocumentsInput = Schema.Struct({
   organizationId: Id,
   documentIds: optional(Ids(30)),
@@ -54,6 +69,14 @@ export type Document = typeof Document.Type
 export const DocumentsPage = SuccessResult(Schema.Array(Document), { pageToken: optional(Schema.String) })
 
 export const AddDocumentsResult = SuccessResult(BatchResult(BatchItemWithId))
+
+/** v1 documents/update answers its failed items with the rest: `code` says why (`not-found`). */
+export const UpdateDocumentsResult = SuccessResult(BatchResult(Schema.Struct({
+  success: Schema.Boolean,
+  id: Schema.String,
+  message: Schema.String,
+  code: optional(Schema.String)
+})))
 
 /** documents/access/update: the documents get this access type of their own. */
 export const UpdateDocumentAccessInput = Schema.Struct({

@@ -17,14 +17,19 @@ import type {
   DocumentDisabledItem,
   DocumentInput,
   GetDocumentsInput,
+  MoveDocumentsInput,
   UpdateDocumentAccessInput,
-  UpdateDocumentDisabledInput
+  UpdateDocumentDisabledInput,
+  UpdateDocumentsInput
 } from "./DocumentSchemas.js"
 import { documentLock, DocumentsRepo, type DocumentSummary, newDocument } from "./DocumentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
 type ItemResult = { success: boolean; id: string; message: string; code?: string }
+
+/** documents/add v1 (`upsert`), v2 (`insert`: an existing one fails its item) and documents/update (`update`: a missing one does). */
+type WriteMode = "upsert" | "insert" | "update"
 
 /** A document the access operations name that the organization does not have fails its item only (docs/decisions.md, "Access"). */
 const NO_SUCH_DOCUMENT = "Document does not exist"
@@ -79,7 +84,8 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
 
     /**
      * Writes one document (metadata merged, under the lock the call took: `lockDocuments`) in a savepoint
-     * of the call's transaction, so a batch never half-writes an item;
+     * of the call's transaction, so a batch never half-writes an item. `upsert` and `insert` put it in
+     * `folderId` (null: the root); `update` keeps its folder and creates nothing.
      * `moved` when it now lies in another folder than before (a new one: than the root, where the
      * access rule judges a document not added yet).
      */
@@ -88,7 +94,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       organizationId: string,
       folderId: string | null,
       document: typeof DocumentInput.Type,
-      mode: "upsert" | "insert"
+      mode: WriteMode
     ) =>
       withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
@@ -98,14 +104,19 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           if (mode === "insert") {
             return { item: { success: false, id: existing.internalId, message: "Document already exists.", code: "already-exists" } as ItemResult, moved: false }
           }
+          const folder = mode === "update" ? existing.folderId : folderId
           yield* repo.update({
             ...existing,
             name: documentName ?? existing.name,
-            folderId,
+            folderId: folder,
             metadata: { ...existing.metadata, ...metadata },
             updatedAt: now
           })
-          return { item: { success: true, id: existing.internalId, message: "Added Successfully" } as ItemResult, moved: existing.folderId !== folderId }
+          const message = mode === "update" ? "Updated Successfully" : "Added Successfully"
+          return { item: { success: true, id: existing.internalId, message } as ItemResult, moved: existing.folderId !== folder }
+        }
+        if (mode === "update") {
+          return { item: { success: false, id: documentId, message: NO_SUCH_DOCUMENT, code: "not-found" } as ItemResult, moved: false }
         }
         const row = newDocument({
           apiKey,
@@ -127,7 +138,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       organizationId: string,
       folderId: string | null,
       documents: ReadonlyArray<typeof DocumentInput.Type>,
-      mode: "upsert" | "insert"
+      mode: WriteMode
     ) =>
       Effect.gen(function*() {
         yield* lockDocuments(apiKey, organizationId, documents.map((document) => document.documentId))
@@ -191,6 +202,43 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           }
           return data
         }),
+
+      /**
+       * documents/update: the name and metadata of existing documents (merged as add merges them), each left in its
+       * folder. A missing document fails its item (`not-found`): v2 answers as v2 add does, INTERNAL "Error updating
+       * document(s)." with every item in `details` and the others written; v1 answers 200 with the items (compatibility facts §1.7).
+       */
+      update: (apiKey: string, input: typeof UpdateDocumentsInput.Type, failures: "error" | "items") =>
+        Effect.gen(function*() {
+          const data = yield* withTransaction(writeAll(apiKey, input.organizationId, null, input.documents, "update"))
+          if (failures === "error" && Object.values(data).some((item) => !item.success)) {
+            return yield* Effect.fail(internal("Error updating document(s).", data) as ApiError<"INTERNAL">)
+          }
+          return data
+        }),
+
+      /**
+       * documents/move: the documents go into the folder, all or none. No item answers (the hosted answer has no
+       * data), so a missing folder or document is NOT_FOUND naming it, and nothing moves (docs/decisions.md).
+       * Emits `access.document_folder_updated` for each one whose folder changed, as add does.
+       */
+      move: (apiKey: string, input: typeof MoveDocumentsInput.Type): Effect.Effect<void, ApiError<"NOT_FOUND">> =>
+        withTransaction(Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (!(yield* folderExists(apiKey, input.organizationId, input.folderId))) {
+            return yield* notFound(`Folder ${input.folderId} does not exist in organization ${input.organizationId}.`)
+          }
+          yield* lockDocuments(apiKey, input.organizationId, input.documentIds)
+          const moved: Array<string> = []
+          for (const documentId of input.documentIds) {
+            const existing = yield* repo.find(apiKey, input.organizationId, documentId)
+            if (existing === undefined) return yield* notFound(`Document ${documentId} does not exist in organization ${input.organizationId}.`)
+            if (existing.folderId === input.folderId) continue
+            yield* repo.update({ ...existing, folderId: input.folderId, updatedAt: now })
+            moved.push(documentId)
+          }
+          yield* events.emit(apiKey, moved.map((documentId) => accessEvents.documentFolderUpdated(input.organizationId, documentId, input.folderId)))
+        })),
 
       /**
        * documents/access/update: each document gets the access type as its own, so it no longer

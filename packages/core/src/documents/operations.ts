@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import { answer, answerPage } from "../protocol/Envelope.js"
+import { answer, answerPage, MessageResult } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddDocumentsResult,
@@ -9,8 +9,11 @@ import {
   DocumentDisabledResult,
   DocumentsPage,
   GetDocumentsInput,
+  MoveDocumentsInput,
   UpdateDocumentAccessInput,
-  UpdateDocumentDisabledInput
+  UpdateDocumentDisabledInput,
+  UpdateDocumentsInput,
+  UpdateDocumentsResult
 } from "./DocumentSchemas.js"
 import { Documents } from "./Documents.js"
 
@@ -56,6 +59,45 @@ export const documentOperations = [
     service: Documents,
     handler: (documents, input, caller) =>
       Effect.map(documents.addV2(caller.apiKey, input), answer("Document(s) added successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.update.v1",
+    paths: ["/v1/organizations/documents/update"],
+    auth: "apiKey",
+    summary: "Update existing documents' names and metadata; a missing document fails its item (success false, HTTP 200).",
+    input: UpdateDocumentsInput,
+    output: UpdateDocumentsResult,
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.update(caller.apiKey, input, "items"), answer("Document(s) updated successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.update",
+    paths: ["/v2/organizations/documents/update"],
+    auth: "apiKey",
+    summary: "Update existing documents' names and metadata; a missing document fails its item (INTERNAL with per-item details, as the hosted service answers; NOT_FOUND under strictStatuses).",
+    input: UpdateDocumentsInput,
+    output: AddDocumentsResult,
+    errors: ["INTERNAL"],
+    strictStatus: "NOT_FOUND",
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.update(caller.apiKey, input, "error"), answer("Document(s) updated successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.move",
+    paths: ["/v2/organizations/documents/move"],
+    auth: "apiKey",
+    summary: "Move documents into a folder, all or none (a missing folder or document is NOT_FOUND and nothing moves).",
+    input: MoveDocumentsInput,
+    output: MessageResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.as(documents.move(caller.apiKey, input), { status: "success" as const, message: "Documents moved successfully." })
   }),
   defineOperation({
     name: "organizations.documents.access.update",

@@ -23,12 +23,10 @@ export const FolderInput = Schema.Struct({
   accessType: optional(AccessTypeSchema)
 })
 
-export const AddFoldersInput = Schema.Struct({
-  organizationId: Id,
-  createOrganization: optional(Schema.Boolean),
-  folders: NonEmptyList(FolderInput, MAX_FOLDERS_PER_CALL).pipe(
-    // The answer is a map keyed by folderId, so one id can only be answered once.
-    Schema.filter((folders) => {
+/** A call's folders: the answer is a map keyed by folderId, so one id can only be answered once. */
+const FolderList = <F extends Schema.Schema<{ readonly folderId: string }, any>>(folder: F) =>
+  NonEmptyList(folder, MAX_FOLDERS_PER_CALL).pipe(
+    Schema.filter((folders: ReadonlyArray<{ readonly folderId: string }>) => {
       const seen = new Set<string>()
       for (const [index, { folderId }] of folders.entries()) {
         if (seen.has(folderId)) return { path: [index, "folderId"], message: `${folderId} appears more than once` }
@@ -37,6 +35,22 @@ export const AddFoldersInput = Schema.Struct({
       return true
     })
   )
+
+export const AddFoldersInput = Schema.Struct({
+  organizationId: Id,
+  createOrganization: optional(Schema.Boolean),
+  folders: FolderList(FolderInput)
+})
+
+/** folders/update: a new name, a new parent (`root` for the top), or both. */
+export const UpdateFoldersInput = Schema.Struct({
+  organizationId: Id,
+  folders: FolderList(Schema.Struct({
+    folderId: Id,
+    folderName: optional(Text(1000)),
+    /** Omitted: the folder stays where it is. */
+    parentFolderId: optional(Id)
+  }))
 })
 
 export const GetFoldersInput = Schema.Struct({

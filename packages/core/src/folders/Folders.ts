@@ -12,7 +12,8 @@ import {
   type FolderInput,
   type GetFoldersInput,
   ROOT,
-  type UpdateFolderAccessInput
+  type UpdateFolderAccessInput,
+  type UpdateFoldersInput
 } from "./FolderSchemas.js"
 import { type AccessType, folderTreeLock, type FolderRow, FoldersRepo } from "./FoldersRepo.js"
 
@@ -101,6 +102,58 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
         return { success: true, id: input.folderId, message: "Folder added." } as ItemResult
       }))
 
+    /**
+     * Rewrites the ancestors of every folder under `folder`, level by level (one query per level),
+     * after `folder` itself moved: each one's chain is its parent's chain and its parent.
+     */
+    const reparentSubtree = (apiKey: string, organizationId: string, folder: { readonly id: string; readonly ancestors: ReadonlyArray<string> }, now: number) =>
+      Effect.gen(function*() {
+        let chains = new Map([[folder.id, [...folder.ancestors, folder.id]]])
+        while (chains.size > 0) {
+          const children = yield* repo.listChildren(apiKey, organizationId, [...chains.keys()])
+          const next = new Map<string, Array<string>>()
+          for (const child of children) {
+            const ancestors = chains.get(child.parentFolderId)!
+            yield* repo.setPlace(apiKey, organizationId, child.id, { name: child.name, parentFolderId: child.parentFolderId, ancestors }, now)
+            next.set(child.id, [...ancestors, child.id])
+          }
+          chains = next
+        }
+      })
+
+    /**
+     * folders/update of one folder, in a savepoint: a new name, and a new parent that exists and is not the folder
+     * or under it. A move rewrites the subtree's ancestors and, for a folder that follows its parent, its access
+     * type and that of the folders under it that follow theirs.
+     */
+    const updateOne = (apiKey: string, organizationId: string, input: typeof UpdateFoldersInput.Type["folders"][number], now: number) =>
+      withTransaction(Effect.gen(function*() {
+        const failed = (message: string) => ({ item: { success: false, id: input.folderId, message } as ItemResult, changed: [] as Array<AccessChange> })
+        const folder = yield* repo.find(apiKey, organizationId, input.folderId)
+        if (folder === undefined) return failed("Folder does not exist")
+        const name = input.folderName ?? folder.name
+        const parentFolderId = input.parentFolderId ?? folder.parentFolderId
+        if (parentFolderId === folder.parentFolderId) {
+          yield* repo.setPlace(apiKey, organizationId, folder.id, { name, parentFolderId, ancestors: folder.ancestors }, now)
+          return { item: { success: true, id: folder.id, message: "Folder Updated." } as ItemResult, changed: [] as Array<AccessChange> }
+        }
+        const parent = parentFolderId === ROOT ? undefined : yield* repo.find(apiKey, organizationId, parentFolderId)
+        if (parentFolderId !== ROOT && parent === undefined) return failed(`Parent folder ${parentFolderId} does not exist.`)
+        if (parentFolderId === folder.id || parent?.ancestors.includes(folder.id)) {
+          return failed(`Folder ${folder.id} cannot move under ${parentFolderId}: it is the folder itself or one of its subfolders.`)
+        }
+        const ancestors = parent === undefined ? [ROOT] : [...parent.ancestors, parent.id]
+        yield* repo.setPlace(apiKey, organizationId, folder.id, { name, parentFolderId, ancestors }, now)
+        yield* reparentSubtree(apiKey, organizationId, { id: folder.id, ancestors }, now)
+        const changed: Array<AccessChange> = []
+        const accessType = folder.inheritAccessFromParent ? parent?.accessType ?? ROOT_ACCESS_TYPE : folder.accessType
+        if (accessType !== folder.accessType) {
+          yield* repo.setAccess(apiKey, organizationId, folder.id, { accessType, inheritAccessFromParent: true }, now)
+          changed.push({ folderId: folder.id, accessType, inheritFromParent: true }, ...yield* recomputeSubtree(apiKey, organizationId, { id: folder.id, accessType }, now))
+        }
+        return { item: { success: true, id: folder.id, message: "Folder Updated." } as ItemResult, changed }
+      }))
+
     /** `folder` with `depth` levels of subFolders, one storage query per level. */
     const withSubFolders = (apiKey: string, organizationId: string, folder: FolderRow, depth: number) =>
       Effect.gen(function*() {
@@ -145,6 +198,29 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
           for (const folder of input.folders) {
             data[folder.folderId] = yield* addOne(apiKey, input.organizationId, folder, now)
           }
+          return data
+        })),
+
+      /**
+       * folders/update (compatibility facts §1.7): renames and moves, in order, under the organization's folder lock, in one
+       * transaction with each folder a savepoint; a missing folder or parent fails its item only. Emits
+       * `access.folder_type_updated` for each folder whose access type the move changed (realtime re-checks its readers).
+       */
+      update: (apiKey: string, input: typeof UpdateFoldersInput.Type) =>
+        withTransaction(Effect.gen(function*() {
+          const { organizationId } = input
+          yield* lock(...folderTreeLock(apiKey, organizationId))
+          const now = yield* Clock.currentTimeMillis
+          const data: Record<string, ItemResult> = {}
+          const changed: Array<AccessChange> = []
+          for (const folder of input.folders) {
+            const updated = yield* updateOne(apiKey, organizationId, folder, now)
+            data[folder.folderId] = updated.item
+            changed.push(...updated.changed)
+          }
+          yield* events.emit(apiKey, Effect.sync(() =>
+            changed.map((change) => accessEvents.folderTypeUpdated(organizationId, change.folderId, change.accessType, change.inheritFromParent))
+          ))
           return data
         })),
 

@@ -53,6 +53,14 @@ export class FoldersRepo extends Context.Tag("@atrium/core/FoldersRepo")<Folders
     access: { readonly accessType: AccessType; readonly inheritAccessFromParent: boolean },
     now: number
   ) => Effect.Effect<void>
+  /** Sets a folder's name and place in the tree (its parent and the ancestors that follow from it). */
+  readonly setPlace: (
+    apiKey: string,
+    organizationId: string,
+    id: string,
+    place: { readonly name: string; readonly parentFolderId: string; readonly ancestors: ReadonlyArray<string> },
+    now: number
+  ) => Effect.Effect<void>
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<FolderRow | undefined>
   /** Every folder of the organization, ordered by id. */
   readonly listByOrganization: (apiKey: string, organizationId: string) => Effect.Effect<ReadonlyArray<FolderRow>>

@@ -59,6 +59,9 @@ export const SqlFoldersRepo = Layer.effect(
       setAccess: (apiKey, organizationId, id, access, now) =>
         sql`UPDATE folders SET access_type = ${access.accessType}, inherit_access = ${flag(access.inheritAccessFromParent)}, last_updated = ${now}
           WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(ignoreRows),
+      setPlace: (apiKey, organizationId, id, place, now) =>
+        sql`UPDATE folders SET name = ${place.name}, parent_folder_id = ${place.parentFolderId}, ancestors = ${toJson(place.ancestors)}, last_updated = ${now}
+          WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(ignoreRows),
       find: (apiKey, organizationId, id) =>
         sql`SELECT * FROM folders WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`.pipe(
           firstRow(toRow)

@@ -1,7 +1,15 @@
 import * as Effect from "effect/Effect"
 import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
-import { AddFoldersInput, AddFoldersResult, FolderAccessResult, FoldersResult, GetFoldersInput, UpdateFolderAccessInput } from "./FolderSchemas.js"
+import {
+  AddFoldersInput,
+  AddFoldersResult,
+  FolderAccessResult,
+  FoldersResult,
+  GetFoldersInput,
+  UpdateFolderAccessInput,
+  UpdateFoldersInput
+} from "./FolderSchemas.js"
 import { Folders } from "./Folders.js"
 
 export const folderOperations = [
@@ -28,6 +36,17 @@ export const folderOperations = [
     organization: (input) => input.organizationId,
     service: Folders,
     handler: (folders, input, caller) => Effect.map(folders.get(caller.apiKey, input), answer("Folder(s) retrieved successfully."))
+  }),
+  defineOperation({
+    name: "organizations.folders.update",
+    paths: ["/v2/organizations/folders/update"],
+    auth: "apiKey",
+    summary: "Rename folders or move them under another parent; a move recomputes the subtree's ancestors and inherited access types. A missing folder or parent fails its item.",
+    input: UpdateFoldersInput,
+    output: AddFoldersResult,
+    organization: (input) => input.organizationId,
+    service: Folders,
+    handler: (folders, input, caller) => Effect.map(folders.update(caller.apiKey, input), answer("Folder Updated successfully."))
   }),
   defineOperation({
     name: "organizations.folders.access.update",

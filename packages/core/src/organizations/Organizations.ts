@@ -10,7 +10,8 @@ import type {
   AddOrganizationsInput,
   DisableStateInput,
   GetOrganizationsInput,
-  Organization
+  Organization,
+  OrganizationInput
 } from "./OrganizationSchemas.js"
 import { organizationLock, type OrganizationRow, OrganizationsRepo } from "./OrganizationsRepo.js"
 
@@ -40,6 +41,37 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
      */
     const lockOrganizations = (apiKey: string, organizationIds: ReadonlyArray<string>) =>
       lockInOrder(lock, organizationIds.map((id) => organizationLock(apiKey, id)))
+
+    /** organizations/add (`create`) and organizations/update: name kept unless given, metadata merged, each under its lock. */
+    const write = (apiKey: string, organizations: ReadonlyArray<typeof OrganizationInput.Type>, create: boolean) =>
+      withTransaction(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        yield* lockOrganizations(apiKey, organizations.map((organization) => organization.organizationId))
+        const inOrder = [...organizations].sort((a, b) => compareText(a.organizationId, b.organizationId))
+        const missing = new Set<string>()
+        for (const { organizationId, organizationName, ...metadata } of inOrder) {
+          const existing = yield* repo.find(apiKey, organizationId)
+          if (existing === undefined && !create) {
+            missing.add(organizationId)
+            continue
+          }
+          yield* repo.upsert({
+            apiKey,
+            id: organizationId,
+            name: organizationName ?? existing?.name ?? "",
+            disabled: existing?.disabled ?? false,
+            metadata: { ...existing?.metadata, ...metadata },
+            createdAt: existing?.createdAt ?? now,
+            updatedAt: now
+          })
+        }
+        const done = create ? "Added Successfully" : "Updated Successfully"
+        const data: Record<string, { success: boolean; id: string; message: string }> = {}
+        for (const { organizationId: id } of organizations) {
+          data[id] = missing.has(id) ? { success: false, id, message: "Organization does not exist" } : { success: true, id, message: done }
+        }
+        return data
+      }))
 
     return {
       /**
@@ -72,28 +104,14 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
        * makes the ones it names: a caller waits for another's uncommitted insert of the same organization.
        */
       add: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
-        withTransaction(Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          yield* lockOrganizations(apiKey, input.organizations.map((organization) => organization.organizationId))
-          const inOrder = [...input.organizations].sort((a, b) => compareText(a.organizationId, b.organizationId))
-          for (const { organizationId, organizationName, ...metadata } of inOrder) {
-            yield* withTransaction(Effect.gen(function*() {
-              const existing = yield* repo.find(apiKey, organizationId)
-              yield* repo.upsert({
-                apiKey,
-                id: organizationId,
-                name: organizationName ?? existing?.name ?? "",
-                disabled: existing?.disabled ?? false,
-                metadata: { ...existing?.metadata, ...metadata },
-                createdAt: existing?.createdAt ?? now,
-                updatedAt: now
-              })
-            }))
-          }
-          const data: Record<string, { success: boolean; id: string; message: string }> = {}
-          for (const { organizationId } of input.organizations) data[organizationId] = { success: true, id: organizationId, message: "Added Successfully" }
-          return data
-        })),
+        write(apiKey, input.organizations, true),
+
+      /**
+       * organizations/update: the name and metadata of existing organizations, merged as add merges them. An unknown
+       * organization is reported (`success: false`, "Organization does not exist"), never created (docs/decisions.md).
+       */
+      update: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
+        write(apiKey, input.organizations, false),
 
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
         Effect.gen(function*() {

@@ -37,6 +37,17 @@ export const organizationOperations = [
       Effect.map(organizations.add(caller.apiKey, input), answer("Organization(s) added successfully."))
   }),
   defineOperation({
+    name: "organizations.update",
+    paths: ["/v2/organizations/update"],
+    auth: "apiKey",
+    summary: "Update the name and metadata of existing organizations (an unknown one is reported, not created).",
+    input: AddOrganizationsInput,
+    output: BatchWithIdResult,
+    service: Organizations,
+    handler: (organizations, input, caller) =>
+      Effect.map(organizations.update(caller.apiKey, input), answer("Organization(s) updated successfully."))
+  }),
+  defineOperation({
     name: "organizations.get",
     paths: ["/v2/organizations/get"],
     auth: "apiKey",

@@ -50,6 +50,9 @@ export const SuccessResult = <D extends Schema.Schema.Any, F extends Schema.Stru
     ...(beside ?? ({} as F))
   })
 
+/** A success that carries no data (documents/move answers only its message, as the hosted service does). */
+export const MessageResult = Schema.Struct({ status: Schema.Literal("success"), message: Schema.String })
+
 /** Per-item outcome of a batch operation (spec convention 5). */
 export const BatchItem = Schema.Struct({ success: Schema.Boolean, message: Schema.String })
 export const BatchItemWithId = Schema.Struct({ success: Schema.Boolean, id: Schema.String, message: Schema.String })

@@ -46,6 +46,94 @@ forEachBackend("organizations/documents", (ctx) => {
     })
   })
 
+  describe("update and move", () => {
+    const setUp = async (client: ReturnType<typeof ctx>["client"], headers: Record<string, string>) => {
+      await client.post("/v2/organizations/folders/add", { organizationId: "org", createOrganization: true, folders: [{ folderId: "specs", folderName: "Specs" }, { folderId: "archive", folderName: "Archive" }] }, headers)
+      await client.post("/v1/organizations/documents/add", { organizationId: "org", folderId: "specs", documents: [{ documentId: "d1", documentName: "One" }, { documentId: "d2", documentName: "Two" }] }, headers)
+    }
+    const inFolder = async (client: ReturnType<typeof ctx>["client"], headers: Record<string, string>, folderId?: string) =>
+      (await client.post("/v2/organizations/documents/get", { organizationId: "org", ...(folderId && { folderId }) }, headers)).body.result.data
+        .map((d: { id: string; documentName: string }) => `${d.id}:${d.documentName}`)
+
+    it("v2 update renames existing documents in place; a missing one fails as the hosted service answers, the others written", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await setUp(client, creds.headers)
+      const ids = (await client.post("/v2/organizations/documents/get", { organizationId: "org" }, creds.headers)).body.result.data
+      expect(ids).toHaveLength(2)
+
+      const ok = await client.post("/v2/organizations/documents/update", { organizationId: "org", documents: [{ documentId: "d2", documentName: "Two, revised", owner: "ann" }] }, creds.headers)
+      expect(ok.status).toBe(200)
+      expect(ok.body.result).toEqual({ status: "success", message: "Document(s) updated successfully.", data: { d2: { success: true, id: expect.any(String), message: "Updated Successfully" } } })
+
+      const partial = await client.post("/v2/organizations/documents/update", { organizationId: "org", documents: [{ documentId: "d1", documentName: "One, revised" }, { documentId: "ghost", documentName: "Ghost" }] }, creds.headers)
+      expect(partial.status).toBe(500)
+      expect(partial.body).toEqual({
+        error: {
+          status: "INTERNAL",
+          message: "Error updating document(s).",
+          details: {
+            d1: { success: true, id: expect.any(String), message: "Updated Successfully" },
+            ghost: { success: false, id: "ghost", message: "Document does not exist", code: "not-found" }
+          }
+        }
+      })
+      // Renamed where they were (update never moves), and nothing created for the missing one.
+      expect(await inFolder(client, creds.headers, "specs")).toEqual(["d1:One, revised", "d2:Two, revised"])
+      expect(await inFolder(client, creds.headers)).toEqual(["d1:One, revised", "d2:Two, revised"])
+    })
+
+    it("v1 update answers 200 with a failed item for a missing document", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await setUp(client, creds.headers)
+      const answered = await client.post("/v1/organizations/documents/update", { organizationId: "org", documents: [{ documentId: "d1", documentName: "Uno" }, { documentId: "ghost" }] }, creds.headers)
+      expect(answered.status).toBe(200)
+      expect(answered.body.result.data).toEqual({
+        d1: { success: true, id: expect.any(String), message: "Updated Successfully" },
+        ghost: { success: false, id: "ghost", message: "Document does not exist", code: "not-found" }
+      })
+      expect(await inFolder(client, creds.headers, "specs")).toEqual(["d1:Uno", "d2:Two"])
+    })
+
+    it("move puts documents into a folder all or none: a missing folder or document moves nothing", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await setUp(client, creds.headers)
+      const move = (data: object) => client.post("/v2/organizations/documents/move", { organizationId: "org", ...data }, creds.headers)
+
+      const moved = await move({ documentIds: ["d1"], folderId: "archive" })
+      expect([moved.status, moved.body]).toEqual([200, { result: { status: "success", message: "Documents moved successfully." } }])
+      expect(await inFolder(client, creds.headers, "archive")).toEqual(["d1:One"])
+      expect(await inFolder(client, creds.headers, "specs")).toEqual(["d2:Two"])
+
+      const noFolder = await move({ documentIds: ["d2"], folderId: "nowhere" })
+      expect([noFolder.status, noFolder.body]).toEqual([404, { error: { status: "NOT_FOUND", message: "Folder nowhere does not exist in organization org." } }])
+      const noDocument = await move({ documentIds: ["d2", "ghost"], folderId: "archive" })
+      expect([noDocument.status, noDocument.body]).toEqual([404, { error: { status: "NOT_FOUND", message: "Document ghost does not exist in organization org." } }])
+      expect(await inFolder(client, creds.headers, "specs")).toEqual(["d2:Two"])
+
+      const tooMany = await move({ documentIds: Array.from({ length: 31 }, (_, i) => `d${i}`), folderId: "archive" })
+      expect(tooMany.status).toBe(400)
+      expect(tooMany.body.error.message).toContain("documentIds")
+      const noTarget = await move({ documentIds: ["d2"] })
+      expect(noTarget.status).toBe(400)
+      expect(noTarget.body.error.message).toContain("folderId")
+    })
+
+    it("touches only the caller's documents", async () => {
+      const { client, workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      await setUp(client, a.headers)
+      const renamed = await client.post("/v1/organizations/documents/update", { organizationId: "org", documents: [{ documentId: "d1", documentName: "B's" }] }, b.headers)
+      expect(renamed.body.result.data.d1.success).toBe(false)
+      const moved = await client.post("/v2/organizations/documents/move", { organizationId: "org", documentIds: ["d1"], folderId: "archive" }, b.headers)
+      expect(moved.status).toBe(404)
+      expect(await inFolder(client, a.headers, "specs")).toEqual(["d1:One", "d2:Two"])
+    })
+  })
+
   describe("caps (issue 21: one call's work stays short)", () => {
     it(`v1 and v2 documents/add take ${MAX_DOCUMENTS_PER_CALL} documents; one more is refused, nothing written`, async () => {
       const { client, workspace } = ctx()

@@ -314,6 +314,84 @@ forEachBackend("organizations/folders", (ctx) => {
     })
   })
 
+  describe("folders/update", () => {
+    const UPDATE = "/v2/organizations/folders/update"
+    /** Every folder of the organization as `id: ancestors accessType`. */
+    const tree = async (client: TestClient, creds: TestCredentials) =>
+      Object.fromEntries(((await client.post(GET, { organizationId: "org" }, creds.headers)).body.result.data as Array<{ folderId: string; folderName: string; ancestors: Array<string>; accessType: string; parentFolderId: string }>)
+        .map((f) => [f.folderId, `${f.folderName} < ${f.ancestors.join("/")} ${f.accessType}`]))
+
+    it("renames in place, and a move rewrites the whole subtree's ancestors and the access types that follow the new parent", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await addTree(client, creds)
+      await client.post("/v2/organizations/folders/access/update", { organizationId: "org", folderIds: ["b"], accessType: "restricted" }, creds.headers)
+      // a12 keeps a type of its own: a move leaves it as it is.
+      await client.post("/v2/organizations/folders/access/update", { organizationId: "org", folderIds: ["a12"], accessType: "organizationPrivate" }, creds.headers)
+
+      const renamed = await client.post(UPDATE, { organizationId: "org", folders: [{ folderId: "a2", folderName: "Second" }] }, creds.headers)
+      expect(renamed.body.result).toEqual({ status: "success", message: "Folder Updated successfully.", data: { a2: { success: true, id: "a2", message: "Folder Updated." } } })
+
+      const moved = await client.post(UPDATE, { organizationId: "org", folders: [{ folderId: "a1", parentFolderId: "b", folderName: "First" }] }, creds.headers)
+      expect(moved.body.result.data).toEqual({ a1: { success: true, id: "a1", message: "Folder Updated." } })
+      expect(await tree(client, creds)).toEqual({
+        a: "a < root public",
+        a2: "Second < root/a public",
+        b: "b < root restricted",
+        a1: "First < root/b restricted",
+        a11: "a11 < root/b/a1 restricted",
+        a111: "a111 < root/b/a1/a11 restricted",
+        a12: "a12 < root/b/a1 organizationPrivate"
+      })
+      const one = (await client.post(GET, { organizationId: "org", folderId: "a1" }, creds.headers)).body.result.data[0]
+      expect(one).toMatchObject({ parentFolderId: "b", subFolders: [expect.objectContaining({ folderId: "a11" }), expect.objectContaining({ folderId: "a12" })] })
+      expect((await client.post(GET, { organizationId: "org", folderId: "a" }, creds.headers)).body.result.data[0].subFolders.map((f: { folderId: string }) => f.folderId)).toEqual(["a2"])
+
+      // Back to the top: the access type follows the root's again.
+      await client.post(UPDATE, { organizationId: "org", folders: [{ folderId: "a1", parentFolderId: "root" }] }, creds.headers)
+      expect(await tree(client, creds)).toMatchObject({ a1: "First < root public", a11: "a11 < root/a1 public", a111: "a111 < root/a1/a11 public", a12: "a12 < root/a1 organizationPrivate" })
+    })
+
+    it("fails the item of a missing folder, a missing parent, or a move into the folder's own subtree, and writes none of it", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await addTree(client, creds)
+      const before = await tree(client, creds)
+      const answered = await client.post(UPDATE, {
+        organizationId: "org",
+        folders: [
+          { folderId: "ghost", folderName: "Ghost" },
+          { folderId: "a", parentFolderId: "nowhere", folderName: "Renamed?" },
+          { folderId: "a1", parentFolderId: "a111" },
+          { folderId: "a11", parentFolderId: "a11" },
+          { folderId: "b", folderName: "Bee" }
+        ]
+      }, creds.headers)
+      expect(answered.status).toBe(200)
+      expect(answered.body.result.data).toEqual({
+        ghost: { success: false, id: "ghost", message: "Folder does not exist" },
+        a: { success: false, id: "a", message: "Parent folder nowhere does not exist." },
+        a1: { success: false, id: "a1", message: "Folder a1 cannot move under a111: it is the folder itself or one of its subfolders." },
+        a11: { success: false, id: "a11", message: "Folder a11 cannot move under a11: it is the folder itself or one of its subfolders." },
+        b: { success: true, id: "b", message: "Folder Updated." }
+      })
+      expect(await tree(client, creds)).toEqual({ ...before, b: "Bee < root public" })
+    })
+
+    it("refuses a folder named twice, and touches only the caller's folders", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const other = await workspace()
+      await addTree(client, creds)
+      const twice = await client.post(UPDATE, { organizationId: "org", folders: [{ folderId: "a", folderName: "x" }, { folderId: "a", folderName: "y" }] }, creds.headers)
+      expect(twice.status).toBe(400)
+      expect(twice.body.error.message).toContain("a appears more than once")
+      const foreign = await client.post(UPDATE, { organizationId: "org", folders: [{ folderId: "a", folderName: "Theirs" }] }, other.headers)
+      expect(foreign.body.result.data.a.success).toBe(false)
+      expect((await tree(client, creds)).a).toBe("a < root public")
+    })
+  })
+
   describe("isolation and disabled organizations", () => {
     it("never shows another API key's folders", async () => {
       const { client, workspace } = ctx()

@@ -58,6 +58,53 @@ forEachBackend("organizations", (ctx) => {
     })
   })
 
+  describe("update", () => {
+    it("renames and merges metadata of existing organizations, keeps their state, and reports unknown ones without creating them", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await client.post("/v2/organizations/add", { organizations: [{ organizationId: "a", organizationName: "A", plan: "free", seats: 3 }, { organizationId: "b", organizationName: "B" }] }, creds.headers)
+      await client.post("/v2/organizations/access/disablestate/update", { organizationIds: ["b"], disabled: true }, creds.headers)
+
+      const updated = await client.post("/v2/organizations/update", {
+        organizations: [{ organizationId: "a", organizationName: "Acme", plan: "pro" }, { organizationId: "b", region: "eu" }, { organizationId: "ghost", organizationName: "Ghost" }]
+      }, creds.headers)
+      expect(updated.status).toBe(200)
+      expect(updated.body).toEqual({
+        result: {
+          status: "success",
+          message: "Organization(s) updated successfully.",
+          data: {
+            a: { success: true, id: "a", message: "Updated Successfully" },
+            b: { success: true, id: "b", message: "Updated Successfully" },
+            ghost: { success: false, id: "ghost", message: "Organization does not exist" }
+          }
+        }
+      })
+      const got = await client.post("/v2/organizations/get", { organizationIds: ["a", "b", "ghost"] }, creds.headers)
+      expect(got.body.result.data).toEqual([
+        { id: "a", organizationName: "Acme", disabled: false, plan: "pro", seats: 3 },
+        // No name given: the name stays; the disabled flag is not the update's to change.
+        { id: "b", organizationName: "B", disabled: true, region: "eu" }
+      ])
+    })
+
+    it("updates only the caller's organizations and refuses a malformed batch, writing nothing", async () => {
+      const { client, workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      await client.post("/v2/organizations/add", { organizations: [{ organizationId: "shared", organizationName: "A's" }] }, a.headers)
+      const foreign = await client.post("/v2/organizations/update", { organizations: [{ organizationId: "shared", organizationName: "B's" }] }, b.headers)
+      expect(foreign.body.result.data.shared).toEqual({ success: false, id: "shared", message: "Organization does not exist" })
+      const bad = await client.post("/v2/organizations/update", { organizations: [{ organizationId: "shared", organizationName: "Renamed" }, { organizationName: "no id" }] }, a.headers)
+      expect(bad.status).toBe(400)
+      expect(bad.body.error.status).toBe("INVALID_ARGUMENT")
+      expect(bad.body.error.message).toContain("organizationId")
+      const got = await client.post("/v2/organizations/get", {}, a.headers)
+      expect(got.body.result.data).toEqual([{ id: "shared", organizationName: "A's", disabled: false }])
+      expect((await client.post("/v2/organizations/get", {}, b.headers)).body.result.data).toEqual([])
+    })
+  })
+
   describe("caps (issue 21: one call's work stays short)", () => {
     it(`organizations/add and disablestate/update take ${MAX_ORGANIZATIONS_PER_CALL} organizations; one more is refused, nothing written`, async () => {
       const { client, workspace } = ctx()

@@ -30,4 +30,21 @@ export const cases: StorageCases = (it, expect) => {
         lastUpdated: 42
       })
     }))
+
+  it.effect("FoldersRepo.setPlace stores a folder's name, parent and ancestors, and nothing else of it", () =>
+    Effect.gen(function*() {
+      const folders = yield* FoldersRepo
+      const apiKey = unique("key")
+      yield* folders.insert(folder(apiKey, "org", "f", "root"))
+      yield* folders.insert(folder(apiKey, "org", "other", "root"))
+      yield* folders.setPlace(apiKey, "org", "f", { name: "Moved", parentFolderId: "p", ancestors: ["root", "q", "p"] }, 43)
+      expect(yield* folders.find(apiKey, "org", "f")).toEqual({
+        ...folder(apiKey, "org", "f", "root"),
+        name: "Moved",
+        parentFolderId: "p",
+        ancestors: ["root", "q", "p"],
+        lastUpdated: 43
+      })
+      expect(yield* folders.find(apiKey, "org", "other")).toEqual(folder(apiKey, "org", "other", "root"))
+    }))
 }
