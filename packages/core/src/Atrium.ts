@@ -11,7 +11,8 @@ import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"
 import { openApiDocument, type OperationExample } from "./protocol/OpenApi.js"
-import { TracingEnabled } from "./ports/TracingEnabled.js"
+import { TraceSampler, TracingEnabled } from "./ports/TracingEnabled.js"
+import { makeSampler, type TraceSampling } from "./protocol/Sampling.js"
 import { Deliveries } from "./deliveries/Deliveries.js"
 import { DeliveryWorker } from "./deliveries/DeliveryWorker.js"
 import { Emails } from "./emails/Emails.js"
@@ -73,6 +74,12 @@ export interface AtriumLayerConfig<E = never, R = never> {
    */
   readonly tracing?: Layer.Layer<never>
   /**
+   * Which requests `tracing` traces (OpenTelemetry's sampler names, as `OTEL_TRACES_SAMPLER` gives
+   * them). Default `parentbased_always_on`: the caller's `traceparent` decides, and without one every
+   * request is traced. A request left out makes no span at all.
+   */
+  readonly traceSampling?: TraceSampling
+  /**
    * Your own listeners of domain events, told of every change after Atrium's own (the webhook
    * outbox): in the change's transaction, and once it committed (docs/architecture.md, "Domain events").
    */
@@ -105,7 +112,9 @@ export const atriumLayer = <E, R>(config: AtriumLayerConfig<E, R>) => {
   ]
   const all = background.length === 0 ? services : Layer.mergeAll(...(background as [typeof background[number]])).pipe(Layer.provideMerge(services))
   // Beneath everything, so the storage sees it when it decides how to run statements.
-  return config.tracing === undefined ? all : all.pipe(Layer.provideMerge(Layer.merge(config.tracing, Layer.succeed(TracingEnabled, true))))
+  if (config.tracing === undefined) return all
+  const sampling = config.traceSampling === undefined ? Layer.empty : Layer.succeed(TraceSampler, makeSampler(config.traceSampling))
+  return all.pipe(Layer.provideMerge(Layer.mergeAll(config.tracing, Layer.succeed(TracingEnabled, true), sampling)))
 }
 
 export type AtriumServices = Layer.Layer.Success<ReturnType<typeof atriumLayer<never, never>>>

@@ -1,4 +1,4 @@
-import { atriumOptionsConfig, type AtriumOptionsInput, envVariables, readConfig, when } from "@atrium/core"
+import { atriumOptionsConfig, type AtriumOptionsInput, envVariables, readConfig, TRACE_SAMPLERS, when } from "@atrium/core"
 import * as Config from "effect/Config"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -67,7 +67,9 @@ export const ENVIRONMENT_VARIABLES: ReadonlyArray<{ readonly name: string; reado
   { name: "OTEL_EXPORTER_OTLP_ENDPOINT", about: "OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318: a span per operation and per SQL statement go to its /v1/traces (default: no tracing)" },
   { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", about: "the full traces URL instead (e.g. http://localhost:4318/v1/traces)" },
   { name: "OTEL_EXPORTER_OTLP_HEADERS", about: "headers sent with the traces, name=value pairs separated by commas (e.g. x-honeycomb-team=KEY)" },
-  { name: "OTEL_SERVICE_NAME", about: "service.name of the traces (default atrium)" }
+  { name: "OTEL_SERVICE_NAME", about: "service.name of the traces (default atrium)" },
+  { name: "OTEL_TRACES_SAMPLER", about: "which requests are traced: parentbased_always_on (default: the caller's traceparent decides, else every one), parentbased_traceidratio, traceidratio, always_on, always_off, parentbased_always_off" },
+  { name: "OTEL_TRACES_SAMPLER_ARG", about: "the share of traces the traceidratio samplers keep, 0 to 1 (default 1), e.g. 0.01" }
 ]
 
 const { integer, oneOf, text, variable } = envVariables
@@ -110,6 +112,14 @@ const otlpHeaders = variable("OTEL_EXPORTER_OTLP_HEADERS", (value) => {
 const tracesUrl = (endpoint: Option.Option<string>, tracesEndpoint: Option.Option<string>): Option.Option<string> =>
   Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base.replace(/\/+$/, "")}/v1/traces`))
 
+/** OTEL_TRACES_SAMPLER_ARG: a probability, as the traceidratio samplers take it. */
+const samplerRatio = variable("OTEL_TRACES_SAMPLER_ARG", (value) => {
+  const parsed = Number(value)
+  return value.trim() !== "" && Number.isFinite(parsed) && parsed >= 0 && parsed <= 1
+    ? Either.right(parsed)
+    : Either.left(`must be a number from 0 to 1 (the share of traces kept), got "${value}"`)
+})
+
 const smtpUrl = variable("ATRIUM_SMTP_URL", (value) => {
   try {
     const url = new URL(value)
@@ -139,12 +149,18 @@ export const serverConfig: Config.Config<ServerEnv> = Config.all({
   otlpEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_ENDPOINT"),
   otlpTracesEndpoint: otlpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
   otlpHeaders,
-  serviceName: text("OTEL_SERVICE_NAME")
+  serviceName: text("OTEL_SERVICE_NAME"),
+  sampler: oneOf("OTEL_TRACES_SAMPLER", TRACE_SAMPLERS),
+  samplerRatio
 }).pipe(Config.map((v): ServerEnv => ({
   ...when("tracing", Option.map(tracesUrl(v.otlpEndpoint, v.otlpTracesEndpoint), (url) => ({
     url,
     headers: Option.getOrElse(v.otlpHeaders, () => ({})),
-    serviceName: Option.getOrElse(v.serviceName, () => "atrium")
+    serviceName: Option.getOrElse(v.serviceName, () => "atrium"),
+    sampling: {
+      sampler: Option.getOrElse(v.sampler, () => "parentbased_always_on" as const),
+      ...when("ratio", v.samplerRatio)
+    }
   }))),
   ...when("smtp", Option.map(v.smtpUrl, (url) => ({ url, from: Option.getOrElse(v.emailFrom, () => DEFAULT_EMAIL_FROM) }))),
   log: {

@@ -71,7 +71,7 @@ const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv
   const applied = await Effect.runPromise(storage.migrate).catch((error) => Promise.reject(cannotOpen(storage.description, error)))
   log.info(applied.length > 0 ? `migrations applied: ${applied.join(", ")}` : "database is up to date", { storage: storage.description })
   const tracing = env.tracing === undefined ? undefined : await tracingLayer(env.tracing)
-  if (env.tracing) log.info(`tracing to ${env.tracing.url}`, { service: env.tracing.serviceName })
+  if (env.tracing) log.info(`tracing to ${env.tracing.url}`, { service: env.tracing.serviceName, sampler: env.tracing.sampling.sampler, ...(env.tracing.sampling.ratio !== undefined && { ratio: env.tracing.sampling.ratio }) })
   if (env.smtp === undefined) log.info("ATRIUM_SMTP_URL is not set: no email is sent (notifications are not mailed, login links go to the log)")
   else log.info(`mail goes through ${redactedSmtp(env.smtp.url)}`, { from: env.smtp.from })
   const atrium = createAtrium({
@@ -83,7 +83,7 @@ const opened = async (storage: ReturnType<typeof storageFromUrl>, env: ServerEnv
     logger: log.effectLogger,
     // The API reference page (GET /docs) shows them: a recorded request and answer per operation.
     openApiExamples: examples,
-    ...(tracing && { tracing })
+    ...(tracing && env.tracing && { tracing, traceSampling: env.tracing.sampling })
   })
   try {
     await atrium.ready()

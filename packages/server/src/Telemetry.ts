@@ -1,3 +1,4 @@
+import type { TraceSampling } from "@atrium/core"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Layer from "effect/Layer"
 
@@ -7,6 +8,8 @@ export interface TracingSettings {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   readonly serviceName: string
+  /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: which requests are traced. */
+  readonly sampling: TraceSampling
 }
 
 /**

@@ -90,7 +90,8 @@ describe("readEnv", () => {
     expect(readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
       url: "http://collector:4318/v1/traces",
       headers: {},
-      serviceName: "atrium"
+      serviceName: "atrium",
+      sampling: { sampler: "parentbased_always_on" }
     })
     expect(readEnv({
       OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
@@ -100,11 +101,23 @@ describe("readEnv", () => {
     }).tracing).toEqual({
       url: "https://traces.example/otlp",
       headers: { "x-honeycomb-team": "k3y", authorization: "Bearer t0k" },
-      serviceName: "atrium-eu"
+      serviceName: "atrium-eu",
+      sampling: { sampler: "parentbased_always_on" }
     })
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL, got "collector:4318"/)
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "novalue" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS must be name=value pairs/)
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_HEADERS: "a=%zz" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded/)
+  })
+
+  it("reads OTEL_TRACES_SAMPLER and its ratio, and names a value it does not know", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }
+    expect(readEnv({ ...endpoint, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.01" }).tracing?.sampling)
+      .toEqual({ sampler: "parentbased_traceidratio", ratio: 0.01 })
+    expect(readEnv({ ...endpoint, OTEL_TRACES_SAMPLER: "always_off" }).tracing?.sampling).toEqual({ sampler: "always_off" })
+    expect(() => readEnv({ ...endpoint, OTEL_TRACES_SAMPLER: "sometimes" })).toThrow(/OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio/)
+    for (const bad of ["1.5", "-0.1", "half", "NaN"]) {
+      expect(() => readEnv({ ...endpoint, OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: bad }), bad).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/)
+    }
   })
 
   it("takes an smtp:// or smtps:// URL only, naming the variable; the sender defaults", () => {

@@ -2,7 +2,8 @@
  * `atrium serve` (the built command) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a collector on
  * loopback that reads OTLP/HTTP JSON as a real collector would: each operation arrives as a server
  * span under the caller's traceparent, its SQL statements beneath it, with the service name and the
- * headers the environment gave.
+ * headers the environment gave; OTEL_TRACES_SAMPLER (parentbased_traceidratio at 0 here) leaves out
+ * every request its caller did not sample, and every root request.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
@@ -75,7 +76,9 @@ describe("atrium serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
         DATABASE_URL: `sqlite:${join(dir, "atrium.db")}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20collector-key",
-        OTEL_SERVICE_NAME: "atrium-e2e"
+        OTEL_SERVICE_NAME: "atrium-e2e",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0"
       }
     })
   }, 60_000)
@@ -88,7 +91,7 @@ describe("atrium serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   })
 
   it("says where it traces to", () => {
-    expect(server.output()).toContain(`tracing to ${otlp.url}/v1/traces`)
+    expect(server.output()).toMatch(new RegExp(`tracing to ${otlp.url}/v1/traces service="?atrium-e2e"? sampler="?parentbased_traceidratio"? ratio=0`))
   })
 
   it("sends each operation as a server span under the caller's trace, with its statements beneath it", async () => {
@@ -97,6 +100,9 @@ describe("atrium serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const created = (await (await call("/v2/workspace/create", { ownerEmail: "owner@acme.example" })).json()).result.data
     const [apiKey, entry] = Object.entries(created.apiKeyList)[0] as [string, { authToken: string }]
     const traceId = "0af7651916cd43dd8448eb211c80319c"
+    const auth = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
+    // A caller that did not sample its trace: not traced either.
+    expect((await call("/v2/organizations/get", {}, { ...auth, traceparent: `00-${traceId}-b7ad6b7169203331-00` })).status).toBe(200)
     const answer = await call("/v2/organizations/documents/get", { organizationId: "acme" }, {
       "x-service-api-key": apiKey,
       "x-service-auth-token": entry.authToken,
@@ -123,6 +129,8 @@ describe("atrium serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(otlp.received.every((e) => e.path === "/v1/traces")).toBe(true)
     expect(otlp.received.every((e) => e.serviceName === "atrium-e2e")).toBe(true)
     expect(otlp.received.every((e) => e.headers["authorization"] === "Bearer collector-key")).toBe(true)
-    expect(otlp.spans().some((span) => span.name === "workspaceCreate")).toBe(true)
+    // The ratio 0 keeps no root request, and the unsampled caller's request made no span.
+    expect(otlp.spans().map((span) => span.name)).not.toContain("workspaceCreate")
+    expect(otlp.spans().map((span) => span.name)).not.toContain("organizationsGet")
   }, 30_000)
 })

@@ -1,4 +1,5 @@
 import * as Context from "effect/Context"
+import { makeSampler, type Sampler } from "../protocol/Sampling.js"
 
 /**
  * Whether Atrium traces: set by `createAtrium({ tracing })`. Off, the request path opens no span and
@@ -8,4 +9,12 @@ import * as Context from "effect/Context"
  */
 export class TracingEnabled extends Context.Reference<TracingEnabled>()("@atrium/core/TracingEnabled", {
   defaultValue: () => false
+}) {}
+
+/**
+ * Which requests are traced when Atrium traces (protocol/Sampling.ts): set by
+ * `createAtrium({ traceSampling })`; by default OpenTelemetry's, `parentbased_always_on`.
+ */
+export class TraceSampler extends Context.Reference<TraceSampler>()("@atrium/core/TraceSampler", {
+  defaultValue: (): Sampler => makeSampler({ sampler: "parentbased_always_on" })
 }) {}

@@ -14,7 +14,7 @@ import { credentialHeaders } from "./CredentialHeaders.js"
 import { errorBody } from "./Envelope.js"
 import { httpStatusOf } from "./ErrorStatus.js"
 import { operationIdOf } from "./OperationIds.js"
-import { TracingEnabled } from "../ports/TracingEnabled.js"
+import { TraceSampler, TracingEnabled } from "../ports/TracingEnabled.js"
 import { withOperationSpan } from "./Tracing.js"
 import { jsonProblem } from "./JsonLimits.js"
 import type { Accepted, ApiKeyCaller, AuthMode, CallerOf, Operation, StrictStatus, UserCaller } from "./Operation.js"
@@ -188,6 +188,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
   }
   // Decided once: an untraced request path has no span to open or skip.
   const tracing = Context.get(runtime.context, TracingEnabled)
+  const sampled = Context.get(runtime.context, TraceSampler)
 
   const routes = new Map<string, (request: AtriumRequest, data: unknown) => Effect.Effect<unknown, ApiError, R>>()
   const successStatus = new Map<string, number>()
@@ -245,7 +246,7 @@ export const makeDispatcher = <R>({ documents, operations, options, runtime }: D
       // A success on a client path is answered to the page because the token's key admitted its origin.
       if (isClientPath(path) !== (operation.auth === "user")) throw new Error(`${path}: client paths, and only they, take a user's token`)
       const name = operationIdOf(path)
-      routes.set(path, tracing ? (request, data) => withOperationSpan(route(request, data), name, path, header(request, "traceparent")) : route)
+      routes.set(path, tracing ? (request, data) => withOperationSpan(route(request, data), name, path, header(request, "traceparent"), sampled) : route)
       successStatus.set(path, operation.successStatus ?? 200)
       if (options.strictStatuses && operation.strictStatus) strictStatus.set(path, operation.strictStatus)
     }

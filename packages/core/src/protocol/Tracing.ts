@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Tracer from "effect/Tracer"
 import type { ApiError } from "./ApiError.js"
-
+import type { Sampler } from "./Sampling.js"
 
 /** W3C trace context: `version-traceId-parentId-flags`, lowercase hex, ids not all zeros. */
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})$/
@@ -15,15 +15,18 @@ export const parentFromTraceparent = (header: string | undefined): Tracer.Extern
 
 /**
  * An operation's span: named by its operationId, a server span under the caller's trace when the
- * request carries one; a failure records the API's error status as `atrium.error.status`.
+ * request carries one; a failure records the API's error status as `atrium.error.status`. A request
+ * the sampler leaves out runs with the tracer off: no span for it or its statements.
  */
 export const withOperationSpan = <A, R>(
   effect: Effect.Effect<A, ApiError, R>,
   name: string,
   path: string,
-  traceparent: string | undefined
+  traceparent: string | undefined,
+  sampled: Sampler
 ): Effect.Effect<A, ApiError, R> => {
   const parent = parentFromTraceparent(traceparent)
+  if (!sampled(parent)) return Effect.withTracerEnabled(effect, false)
   return Effect.withSpan(
     Effect.tapError(effect, (error) => Effect.annotateCurrentSpan("atrium.error.status", error.status)),
     name,

@@ -20,6 +20,7 @@ import { type AtriumHandler, createAtrium } from "../../src/Atrium.js"
 import { directStatementsWanted } from "../../src/sql/DirectStatements.js"
 import { TracingEnabled } from "../../src/ports/TracingEnabled.js"
 import { parentFromTraceparent } from "../../src/protocol/Tracing.js"
+import { makeSampler, type TraceSampling } from "../../src/protocol/Sampling.js"
 import { CapturedMail } from "../../src/ports/Mailer.js"
 import { Ids } from "../../src/ports/Ids.js"
 
@@ -125,6 +126,79 @@ for (const storage of storages) {
     })
   })
 }
+
+describe("trace sampling (OTEL_TRACES_SAMPLER's samplers)", () => {
+  const opened: Array<{ atrium: AtriumHandler; drop: () => Promise<void> }> = []
+  afterAll(async () => {
+    for (const { atrium, drop } of opened) {
+      await atrium.dispose()
+      await drop()
+    }
+  })
+
+  /** An Atrium on SQLite tracing into its own in-memory exporter with `traceSampling`, and its credentials. */
+  const tracedWith = async (traceSampling?: TraceSampling) => {
+    const storage = await storages[0]!.open()
+    const exporter = new InMemorySpanExporter()
+    const atrium = createAtrium({
+      storage: storage.layer,
+      mailer: CapturedMail.layer,
+      tracing: NodeSdk.layer(() => ({ resource: { serviceName: "atrium-test" }, spanProcessor: new SimpleSpanProcessor(exporter) })),
+      ...(traceSampling && { traceSampling })
+    })
+    opened.push({ atrium, drop: storage.drop })
+    const created = JSON.parse((await post(atrium, "/v2/workspace/create", { ownerEmail: "owner@acme.example" })).body).result.data
+    const [apiKey, entry] = Object.entries(created.apiKeyList)[0] as [string, { authToken: string }]
+    const headers = { "x-service-api-key": apiKey, "x-service-auth-token": entry.authToken }
+    /** The names of every span one organizations/get made (none when it was not sampled). */
+    const spansOfCall = async (traceparent?: string) => {
+      exporter.reset()
+      const answer = await post(atrium, "/v2/organizations/get", {}, { ...headers, ...(traceparent && { traceparent }) })
+      expect(answer.status).toBe(200)
+      return exporter.getFinishedSpans().map((span) => span.name).sort()
+    }
+    return spansOfCall
+  }
+  const sampledParent = `00-${traceId}-${callerSpanId}-01`
+  const unsampledParent = `00-${traceId}-${callerSpanId}-00`
+  // A trace id's last 56 bits read as a share (OpenTelemetry's TraceIdRatioBased): 0 and almost 1.
+  const lowTrace = `00-4bf92f3577b34da6a300000000000000-${callerSpanId}-01`
+  const highTrace = `00-4bf92f3577b34da6a3ffffffffffffff-${callerSpanId}-00`
+
+  it("by default follows the caller's decision, and traces a request without one", async () => {
+    const spansOfCall = await tracedWith()
+    expect(await spansOfCall(sampledParent)).toEqual(expect.arrayContaining(["organizationsGet", "sql.execute"]))
+    expect(await spansOfCall()).toContain("organizationsGet")
+    // Not sampled by its caller: no span at all, the statements' included.
+    expect(await spansOfCall(unsampledParent)).toEqual([])
+  })
+
+  it("always_off traces nothing, whatever the caller; always_on everything", async () => {
+    const off = await tracedWith({ sampler: "always_off" })
+    expect(await off(sampledParent)).toEqual([])
+    expect(await off()).toEqual([])
+    const on = await tracedWith({ sampler: "always_on" })
+    expect(await on(unsampledParent)).toContain("organizationsGet")
+  })
+
+  it("traceidratio keeps a trace by its id, and parentbased_traceidratio only where there is no caller's decision", async () => {
+    const ratio = await tracedWith({ sampler: "traceidratio", ratio: 0.5 })
+    expect(await ratio(lowTrace)).toContain("organizationsGet")
+    expect(await ratio(highTrace.replace(/-00$/, "-01"))).toEqual([])
+    const parentBased = await tracedWith({ sampler: "parentbased_traceidratio", ratio: 0 })
+    expect(await parentBased()).toEqual([])
+    expect(await parentBased(sampledParent)).toContain("organizationsGet")
+    expect(await parentBased(unsampledParent)).toEqual([])
+  })
+
+  it("draws root requests at the ratio", () => {
+    const sampler = makeSampler({ sampler: "traceidratio", ratio: 0.25 })
+    let kept = 0
+    for (let i = 0; i < 20_000; i++) if (sampler(undefined)) kept++
+    expect(kept / 20_000).toBeGreaterThan(0.22)
+    expect(kept / 20_000).toBeLessThan(0.28)
+  })
+})
 
 describe("without tracing", () => {
   it("the SQL storages run statements directly unless told otherwise; with tracing, through @effect/sql's spans", () => {
