@@ -6,7 +6,7 @@ import { HostPermissionResolver, type PermissionResolver } from "./access/Permis
 import { makeSecretBox, SecretBox } from "./crypto/SecretBox.js"
 import { AtriumConfig, type AtriumOptions, type AtriumOptionsInput, resolveOptions } from "./Config.js"
 import { operations } from "./operations.js"
-import { docsDocuments } from "./docs/DocsPage.js"
+import { docsDocuments } from "./protocol/DocsPage.js"
 import { unavailable } from "./protocol/ApiError.js"
 import { errorBody } from "./protocol/Envelope.js"
 import { type AtriumRequest, type AtriumResponse, type DocumentHandler, makeDispatcher } from "./protocol/Dispatcher.js"

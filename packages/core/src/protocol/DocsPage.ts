@@ -6,7 +6,7 @@
  * its Content-Security-Policy says so too.
  */
 import { Effect } from "effect"
-import type { DocumentHandler } from "../protocol/Dispatcher.js"
+import type { DocumentHandler } from "./Dispatcher.js"
 import { REDOC_ASSET, redocAsset } from "./RedocAsset.js"
 
 // Relative URLs: the page at <mount>/docs finds <mount>/openapi.json and its script under any mount path.
