@@ -102,6 +102,12 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
         return { success: true, id: input.folderId, message: "Folder added." } as ItemResult
       }))
 
+    /** `access.folder_type_updated` for each folder whose stored access type a call changed (realtime re-checks its readers). */
+    const emitAccessChanges = (apiKey: string, organizationId: string, changed: ReadonlyArray<AccessChange>) =>
+      events.emit(apiKey, Effect.sync(() =>
+        changed.map((change) => accessEvents.folderTypeUpdated(organizationId, change.folderId, change.accessType, change.inheritFromParent))
+      ))
+
     /**
      * Rewrites the ancestors of every folder under `folder`, level by level (one query per level),
      * after `folder` itself moved: each one's chain is its parent's chain and its parent.
@@ -218,9 +224,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
             data[folder.folderId] = updated.item
             changed.push(...updated.changed)
           }
-          yield* events.emit(apiKey, Effect.sync(() =>
-            changed.map((change) => accessEvents.folderTypeUpdated(organizationId, change.folderId, change.accessType, change.inheritFromParent))
-          ))
+          yield* emitAccessChanges(apiKey, organizationId, changed)
           return data
         })),
 
@@ -251,9 +255,7 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
             changed.push({ folderId, accessType, inheritFromParent }, ...yield* recomputeSubtree(apiKey, organizationId, { id: folderId, accessType }, now))
             data[folderId] = { success: true, accessType: inheritFromParent ? null : accessType, inheritFromParent, message: "Folder access type updated." }
           }
-          yield* events.emit(apiKey, Effect.sync(() =>
-            changed.map((change) => accessEvents.folderTypeUpdated(organizationId, change.folderId, change.accessType, change.inheritFromParent))
-          ))
+          yield* emitAccessChanges(apiKey, organizationId, changed)
           return data
         })),
 
