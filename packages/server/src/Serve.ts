@@ -150,9 +150,11 @@ export const serve = async (env: ServerEnv, options: ServeOptions = {}): Promise
   answerReady(answer)
   // The realtime WebSocket (docs/realtime.md); its token rides in the query, which no log line writes (the request log is of HTTP answers).
   const realtime = attachRealtime(server, atrium)
-  const { port } = server.address() as AddressInfo
+  const { address, family, port } = server.address() as AddressInfo
   const url = `http://${env.host === "0.0.0.0" ? "127.0.0.1" : env.host}:${port}`
-  log.info(`atrium listening on ${url}`, { storage: storage.description, docs: `${url}/docs` })
+  // What the socket is bound to, beside where to open it: 0.0.0.0 (every interface) is not an address a browser reaches.
+  const bound = family === "IPv6" ? `[${address}]:${port}` : `${address}:${port}`
+  log.info(`atrium listening on ${url}`, { bound, storage: storage.description, docs: `${url}/docs` })
   return {
     atrium,
     server,

@@ -145,6 +145,13 @@ describe("atrium CLI", () => {
     expect(await server.stop()).toBe(0)
   })
 
+  it("serve on every interface logs the address it bound (0.0.0.0) beside the one to open", async () => {
+    const server = await startServerProcess([cli, "serve"], { env: { ...env, PORT: "0", HOST: "0.0.0.0" } })
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect(await server.stop()).toBe(0)
+    expect(server.output()).toMatch(/INFO  atrium listening on http:\/\/127\.0\.0\.1:(\d+) bound=0\.0\.0\.0:\1 /)
+  })
+
   it("serve answers with the created credentials, logs one line per request, and stops cleanly on SIGTERM", async () => {
     const { stdout } = await run(["workspace", "create", "--email", "serve@example.com"])
     const created = JSON.parse(stdout)
@@ -163,7 +170,7 @@ describe("atrium CLI", () => {
     expect(await server.stop()).toBe(0)
     const output = server.output()
     expect(output).toMatch(/^\S+Z INFO  database is up to date storage="SQLite at .*"$/m)
-    expect(output).toMatch(/^\S+Z INFO  atrium listening on http:\/\/127\.0\.0\.1:\d+ storage=".*" docs=http:\/\/127\.0\.0\.1:\d+\/docs$/m)
+    expect(output).toMatch(/^\S+Z INFO  atrium listening on http:\/\/127\.0\.0\.1:(\d+) bound=127\.0\.0\.1:\1 storage=".*" docs=http:\/\/127\.0\.0\.1:\1\/docs$/m)
     expect(output).toContain(`INFO  POST /v2/organizations/documents/get 200 `)
     expect(output).toMatch(new RegExp(`POST /v2/organizations/documents/get 200 [\\d.]+ms requestId=${requestId}$`, "m"))
     expect(output).toMatch(/INFO  atrium: SIGTERM, shutting down$/m)
