@@ -56,6 +56,7 @@ export const walkthrough = [
   },
   { path: "/v2/workspace/apikeyconfig/get", data: () => ({}) },
   { path: "/v2/workspace/apikeyconfig/update", data: () => ({ defaultDocumentAccessType: "organizationPrivate" }) },
+  { path: "/v2/workspace/email/status", data: () => ({ ownerEmail: "owner@acme.example" }) },
   { path: "/v2/workspace/email/send-login-link", data: () => ({ email: "owner@acme.example", continueUrl: "http://localhost:3000/welcome" }) },
   { path: "/v2/organizations/add", data: () => ({ organizations: [{ organizationId: org, organizationName: "Acme Inc." }, { organizationId: "globex", organizationName: "Globex" }] }) },
   { path: "/v2/organizations/update", data: () => ({ organizations: [{ organizationId: "globex", organizationName: "Globex Corporation", plan: "enterprise" }] }) },
@@ -85,6 +86,7 @@ export const walkthrough = [
     path: "/v2/users/add",
     data: () => ({ organizationId: org, documentId: doc, users: [{ ...ann, accessRole: "editor" }, { ...bo, accessRole: "viewer" }] })
   },
+  { path: "/v1/users/add", data: () => ({ organizationId: org, users: [{ ...cy, name: "Cy Park", email: "cy@acme.example" }] }) },
   { path: "/v2/users/get", data: () => ({ organizationId: org, documentId: doc, pageSize: 20 }) },
   { path: "/v1/users/update", data: () => ({ organizationId: org, users: [{ userId: bo.userId, name: "Bo Chen (Design)" }] }) },
   { path: "/v2/users/update", data: () => ({ organizationId: org, documentId: doc, users: [{ userId: bo.userId, accessRole: "editor" }] }) },
@@ -193,6 +195,8 @@ export const walkthrough = [
     }),
     keep: (result, ctx) => (ctx.userToken = result.data.token)
   },
+  // The legacy call: the key's credentials in the body, no auth headers.
+  { path: "/v1/auth/token/get", data: (ctx) => ({ apiKey: ctx.apiKey, authToken: ctx.authToken, userId: bo.userId, userProperties: { organizationId: org, email: bo.email } }) },
   // The client API, as Ann (her token): who she is, and what she may do.
   { path: "/v2/client/session/get", data: () => ({}) },
   { path: "/v2/client/access/get", data: () => ({ organizationId: org, documentIds: [doc, "spec-41"] }) },
@@ -280,6 +284,12 @@ export const walkthrough = [
   { path: "/v2/users/delete", data: () => ({ organizationId: org, documentId: doc, userIds: [bo.userId] }) },
   { path: "/v2/users/data/delete", data: () => ({ userIds: [bo.userId], organizationIds: [org] }), keep: (result, ctx) => (ctx.jobId = result.data.jobId) },
   { path: "/v2/users/data/delete/status", settle: true, data: (ctx) => ({ jobId: ctx.jobId }) },
+  // The deletions last: each takes everything that belongs to what it deletes.
+  { path: "/v2/activities/delete", data: () => ({ organizationId: org, activityIds: ["act-1"] }) },
+  { path: "/v1/organizations/documents/delete", data: () => ({ organizationId: org, documentIds: ["spec-41-v2"] }) },
+  { path: "/v2/organizations/documents/delete", data: () => ({ organizationId: org, documentIds: [doc] }) },
+  { path: "/v2/organizations/folders/delete", data: () => ({ organizationId: org, folderId: "drafts" }) },
+  { path: "/v2/organizations/delete", data: () => ({ organizationIds: ["globex"] }) },
   { path: "/v2/workspace/advancedwebhook/endpoints/delete", data: (ctx) => ({ endpointId: ctx.endpointId }) }
 ]
 

@@ -719,6 +719,18 @@ export interface WorkspaceEmailconfigUpdateResult {
   readonly data: EmailServiceSettings
 }
 
+export interface WorkspaceEmailStatusInput {
+  readonly ownerEmail: Email
+}
+
+export interface WorkspaceEmailStatusResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly verified: boolean
+  }
+}
+
 export interface WorkspaceEmailSendLoginLinkInput {
   readonly email: Email
   readonly continueUrl: string
@@ -781,6 +793,22 @@ export interface OrganizationsUpdateInput {
 }
 
 export interface OrganizationsUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+    }
+  }
+}
+
+export interface OrganizationsDeleteInput {
+  readonly organizationIds: ReadonlyArray<Id>
+}
+
+export interface OrganizationsDeleteResult {
   readonly status: "success"
   readonly message: string
   readonly data: {
@@ -913,6 +941,41 @@ export interface OrganizationsDocumentsUpdateResult {
   }
 }
 
+export interface OrganizationsDocumentsDeleteV1Input {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+}
+
+export interface OrganizationsDocumentsDeleteV1Result {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+      readonly code?: string
+    }
+  }
+}
+
+export interface OrganizationsDocumentsDeleteInput {
+  readonly organizationId: Id
+  readonly documentIds: ReadonlyArray<Id>
+}
+
+export interface OrganizationsDocumentsDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly id: string
+      readonly message: string
+    }
+  }
+}
+
 export interface OrganizationsDocumentsMoveInput {
   readonly organizationId: Id
   readonly documentIds: ReadonlyArray<Id>
@@ -990,6 +1053,9 @@ export interface UsersAddResult {
     }
   }
 }
+
+export type UsersAddV1Input = UsersAddInput
+export type UsersAddV1Result = UsersAddResult
 
 export interface UsersGetInput {
   readonly organizationId: Id
@@ -1566,6 +1632,17 @@ export interface OrganizationsFoldersUpdateResult {
   }
 }
 
+export interface OrganizationsFoldersDeleteInput {
+  readonly organizationId: Id
+  readonly folderId: Id
+}
+
+export interface OrganizationsFoldersDeleteResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: null
+}
+
 export interface OrganizationsFoldersAccessUpdateInput {
   readonly organizationId: Id
   readonly folderIds: ReadonlyArray<Id>
@@ -1668,6 +1745,24 @@ export interface ActivitiesUpdateInput {
 }
 
 export interface ActivitiesUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: {
+      readonly success: boolean
+      readonly message: string
+    }
+  }
+}
+
+export interface ActivitiesDeleteInput {
+  readonly organizationId: Id
+  readonly documentId?: Id | undefined
+  readonly activityIds?: ReadonlyArray<Id> | undefined
+  readonly targetEntityId?: Id | undefined
+}
+
+export interface ActivitiesDeleteResult {
   readonly status: "success"
   readonly message: string
   readonly data: {
@@ -2748,6 +2843,26 @@ export interface AuthGenerateTokenResult {
   }
 }
 
+export interface AuthTokenGetV1Input {
+  readonly apiKey: Id
+  readonly authToken: string
+  readonly userId: Id
+  readonly userProperties: {
+    readonly organizationId: Id
+    readonly isAdmin?: boolean | undefined
+    readonly email: Email
+    readonly name?: string | undefined
+  }
+}
+
+export interface AuthTokenGetV1Result {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly token: string
+  }
+}
+
 export interface ClientSessionGetInput {}
 
 export interface ClientSessionGetResult {
@@ -3026,6 +3141,8 @@ export interface Operations {
   readonly workspaceEmailconfigGet: { readonly input: WorkspaceEmailconfigGetInput; readonly result: WorkspaceEmailconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the email settings (partial); answers the stored settings. `POST /v2/workspace/emailconfig/update`, API key and auth token. */
   readonly workspaceEmailconfigUpdate: { readonly input: WorkspaceEmailconfigUpdateInput; readonly result: WorkspaceEmailconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Whether an email owns a workspace with a verified email (an owner's always is in Atrium). Rate limited per IP. `POST /v2/workspace/email/status`, no credentials. */
+  readonly workspaceEmailStatus: { readonly input: WorkspaceEmailStatusInput; readonly result: WorkspaceEmailStatusResult; readonly errors: "INVALID_ARGUMENT" | "INTERNAL" | "NOT_FOUND" | "RESOURCE_EXHAUSTED" }
   /** Mail a workspace owner a sign-in link to continueUrl. Same answer for any email; rate limited per email and IP. `POST /v2/workspace/email/send-login-link`, no credentials. */
   readonly workspaceEmailSendLoginLink: { readonly input: WorkspaceEmailSendLoginLinkInput; readonly result: WorkspaceEmailSendLoginLinkResult; readonly errors: "INVALID_ARGUMENT" | "INTERNAL" | "RESOURCE_EXHAUSTED" }
   /** Disable or re-enable organizations: a disabled organization refuses reads and writes of its data. `POST /v1/organizations/access/disablestate/update`, API key and auth token. */
@@ -3036,6 +3153,8 @@ export interface Operations {
   readonly organizationsAdd: { readonly input: OrganizationsAddInput; readonly result: OrganizationsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the name and metadata of existing organizations (an unknown one is reported, not created). `POST /v2/organizations/update`, API key and auth token. */
   readonly organizationsUpdate: { readonly input: OrganizationsUpdateInput; readonly result: OrganizationsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete organizations and everything in them: documents, folders, comments, grants, user groups, notifications, webhook messages (the users' records stay). `POST /v2/organizations/delete`, API key and auth token. */
+  readonly organizationsDelete: { readonly input: OrganizationsDeleteInput; readonly result: OrganizationsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List organizations, optionally by id, a page at a time. `POST /v2/organizations/get`, API key and auth token. */
   readonly organizationsGet: { readonly input: OrganizationsGetInput; readonly result: OrganizationsGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** List an organization's documents, by id or folder, a page at a time. `POST /v2/organizations/documents/get`, API key and auth token. */
@@ -3048,12 +3167,18 @@ export interface Operations {
   readonly organizationsDocumentsUpdateV1: { readonly input: OrganizationsDocumentsUpdateV1Input; readonly result: OrganizationsDocumentsUpdateV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update existing documents' names and metadata; a missing document fails its item (INTERNAL with per-item details, as the hosted service answers; NOT_FOUND under strictStatuses). `POST /v2/organizations/documents/update`, API key and auth token. */
   readonly organizationsDocumentsUpdate: { readonly input: OrganizationsDocumentsUpdateInput; readonly result: OrganizationsDocumentsUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
+  /** Delete documents and every row that belongs to them (comments, reactions, presence, notifications, grants, …); a missing document fails its item (success false, HTTP 200). `POST /v1/organizations/documents/delete`, API key and auth token. */
+  readonly organizationsDocumentsDeleteV1: { readonly input: OrganizationsDocumentsDeleteV1Input; readonly result: OrganizationsDocumentsDeleteV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete documents and every row that belongs to them (comments, reactions, presence, notifications, grants, …); a missing document fails its item (INTERNAL with per-item details, as the hosted service answers; NOT_FOUND under strictStatuses). `POST /v2/organizations/documents/delete`, API key and auth token. */
+  readonly organizationsDocumentsDelete: { readonly input: OrganizationsDocumentsDeleteInput; readonly result: OrganizationsDocumentsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Move documents into a folder, all or none (a missing folder or document is NOT_FOUND and nothing moves). `POST /v2/organizations/documents/move`, API key and auth token. */
   readonly organizationsDocumentsMove: { readonly input: OrganizationsDocumentsMoveInput; readonly result: OrganizationsDocumentsMoveResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Give documents an access type of their own (they stop following their folder's); a missing document fails its item. `POST /v2/organizations/documents/access/update`, API key and auth token. */
   readonly organizationsDocumentsAccessUpdate: { readonly input: OrganizationsDocumentsAccessUpdateInput; readonly result: OrganizationsDocumentsAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Disable documents (read only for every user) or enable them again; a missing document fails its item. `POST /v2/organizations/documents/access/disablestate/update`, API key and auth token. */
   readonly organizationsDocumentsAccessDisablestateUpdate: { readonly input: OrganizationsDocumentsAccessDisablestateUpdateInput; readonly result: OrganizationsDocumentsAccessDisablestateUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Add users to an organization, or to one document or folder of it, with an access role. `POST /v1/users/add`, API key and auth token. */
+  readonly usersAddV1: { readonly input: UsersAddV1Input; readonly result: UsersAddV1Result; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Add users to an organization, or to one document or folder of it, with an access role. `POST /v2/users/add`, API key and auth token. */
   readonly usersAdd: { readonly input: UsersAddInput; readonly result: UsersAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** List the users of an organization, a document, a folder or all documents, filtered by ids and groups. `POST /v2/users/get`, API key and auth token. */
@@ -3112,6 +3237,8 @@ export interface Operations {
   readonly organizationsFoldersGet: { readonly input: OrganizationsFoldersGetInput; readonly result: OrganizationsFoldersGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Rename folders or move them under another parent; a move recomputes the subtree's ancestors and inherited access types. A missing folder or parent fails its item. `POST /v2/organizations/folders/update`, API key and auth token. */
   readonly organizationsFoldersUpdate: { readonly input: OrganizationsFoldersUpdateInput; readonly result: OrganizationsFoldersUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete a folder, its subfolders, and every document in them with all their data; a missing folder is NOT_FOUND. `POST /v2/organizations/folders/delete`, API key and auth token. */
+  readonly organizationsFoldersDelete: { readonly input: OrganizationsFoldersDeleteInput; readonly result: OrganizationsFoldersDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Give folders an access type of their own, or make them follow their parent's; the subfolders that follow them are recomputed. A missing folder fails its item. `POST /v2/organizations/folders/access/update`, API key and auth token. */
   readonly organizationsFoldersAccessUpdate: { readonly input: OrganizationsFoldersAccessUpdateInput; readonly result: OrganizationsFoldersAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Record activities on a document; an existing id is overwritten. `POST /v2/activities/add`, API key and auth token. */
@@ -3120,6 +3247,8 @@ export interface Operations {
   readonly activitiesGet: { readonly input: ActivitiesGetInput; readonly result: ActivitiesGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the display and change fields of activities; an unknown id fails only that item. `POST /v2/activities/update`, API key and auth token. */
   readonly activitiesUpdate: { readonly input: ActivitiesUpdateInput; readonly result: ActivitiesUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Delete an organization's activities by id, document or target (they combine; at least one is required), answered per activity id. `POST /v2/activities/delete`, API key and auth token. */
+  readonly activitiesDelete: { readonly input: ActivitiesDeleteInput; readonly result: ActivitiesDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Add comment threads with their comments to a document: all of them, or none (details say which failed). `POST /v2/commentannotations/add`, API key and auth token. */
   readonly commentannotationsAdd: { readonly input: CommentannotationsAddInput; readonly result: CommentannotationsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "ALREADY_EXISTS" }
   /** List an organization's comment threads with their comments, by document, id, location, author or status, newest first by default. `POST /v2/commentannotations/get`, API key and auth token. */
@@ -3194,6 +3323,8 @@ export interface Operations {
   readonly workspaceAdvancedwebhookEndpointsRecover: { readonly input: WorkspaceAdvancedwebhookEndpointsRecoverInput; readonly result: WorkspaceAdvancedwebhookEndpointsRecoverResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "FAILED_PRECONDITION" | "NOT_FOUND" }
   /** Issue a user access token (ES256 JWT, 48 hours) carrying the user and per-resource permissions. `POST /v2/auth/generate_token`, API key and auth token. */
   readonly authGenerateToken: { readonly input: AuthGenerateTokenInput; readonly result: AuthGenerateTokenResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Issue a user access token (the legacy call): the API key and its auth token in the body, no auth headers; the token grants the user's organization. `POST /v1/auth/token/get`, no credentials. */
+  readonly authTokenGetV1: { readonly input: AuthTokenGetV1Input; readonly result: AuthTokenGetV1Result; readonly errors: "INVALID_ARGUMENT" | "INTERNAL" }
   /** The acting user (from the token) and when the token expires (ms). `POST /v2/client/session/get`, a user's token (Authorization: Bearer). */
   readonly clientSessionGet: { readonly input: ClientSessionGetInput; readonly result: ClientSessionGetResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Record an agent execution, or update the one with the same id. `POST /v2/agents/execution/record`, API key and auth token. */
@@ -3247,20 +3378,25 @@ export const operationTable = {
   workspaceNotificationconfigUpdate: { path: "/v2/workspace/notificationconfig/update", auth: "apiKey" },
   workspaceEmailconfigGet: { path: "/v2/workspace/emailconfig/get", auth: "apiKey" },
   workspaceEmailconfigUpdate: { path: "/v2/workspace/emailconfig/update", auth: "apiKey" },
+  workspaceEmailStatus: { path: "/v2/workspace/email/status", auth: "public" },
   workspaceEmailSendLoginLink: { path: "/v2/workspace/email/send-login-link", auth: "public" },
   organizationsAccessDisablestateUpdateV1: { path: "/v1/organizations/access/disablestate/update", auth: "apiKey" },
   organizationsAccessDisablestateUpdate: { path: "/v2/organizations/access/disablestate/update", auth: "apiKey" },
   organizationsAdd: { path: "/v2/organizations/add", auth: "apiKey" },
   organizationsUpdate: { path: "/v2/organizations/update", auth: "apiKey" },
+  organizationsDelete: { path: "/v2/organizations/delete", auth: "apiKey" },
   organizationsGet: { path: "/v2/organizations/get", auth: "apiKey" },
   organizationsDocumentsGet: { path: "/v2/organizations/documents/get", auth: "apiKey" },
   organizationsDocumentsAddV1: { path: "/v1/organizations/documents/add", auth: "apiKey" },
   organizationsDocumentsAdd: { path: "/v2/organizations/documents/add", auth: "apiKey" },
   organizationsDocumentsUpdateV1: { path: "/v1/organizations/documents/update", auth: "apiKey" },
   organizationsDocumentsUpdate: { path: "/v2/organizations/documents/update", auth: "apiKey" },
+  organizationsDocumentsDeleteV1: { path: "/v1/organizations/documents/delete", auth: "apiKey" },
+  organizationsDocumentsDelete: { path: "/v2/organizations/documents/delete", auth: "apiKey" },
   organizationsDocumentsMove: { path: "/v2/organizations/documents/move", auth: "apiKey" },
   organizationsDocumentsAccessUpdate: { path: "/v2/organizations/documents/access/update", auth: "apiKey" },
   organizationsDocumentsAccessDisablestateUpdate: { path: "/v2/organizations/documents/access/disablestate/update", auth: "apiKey" },
+  usersAddV1: { path: "/v1/users/add", auth: "apiKey" },
   usersAdd: { path: "/v2/users/add", auth: "apiKey" },
   usersGet: { path: "/v2/users/get", auth: "apiKey" },
   usersUpdateV1: { path: "/v1/users/update", auth: "apiKey" },
@@ -3290,10 +3426,12 @@ export const operationTable = {
   organizationsFoldersAdd: { path: "/v2/organizations/folders/add", auth: "apiKey" },
   organizationsFoldersGet: { path: "/v2/organizations/folders/get", auth: "apiKey" },
   organizationsFoldersUpdate: { path: "/v2/organizations/folders/update", auth: "apiKey" },
+  organizationsFoldersDelete: { path: "/v2/organizations/folders/delete", auth: "apiKey" },
   organizationsFoldersAccessUpdate: { path: "/v2/organizations/folders/access/update", auth: "apiKey" },
   activitiesAdd: { path: "/v2/activities/add", auth: "apiKey" },
   activitiesGet: { path: "/v2/activities/get", auth: "apiKey" },
   activitiesUpdate: { path: "/v2/activities/update", auth: "apiKey" },
+  activitiesDelete: { path: "/v2/activities/delete", auth: "apiKey" },
   commentannotationsAdd: { path: "/v2/commentannotations/add", auth: "apiKey" },
   commentannotationsGet: { path: "/v2/commentannotations/get", auth: "apiKey" },
   commentannotationsUpdate: { path: "/v2/commentannotations/update", auth: "apiKey" },
@@ -3331,6 +3469,7 @@ export const operationTable = {
   workspaceAdvancedwebhookMessagesResend: { path: "/v2/workspace/advancedwebhook/messages/resend", auth: "apiKey" },
   workspaceAdvancedwebhookEndpointsRecover: { path: "/v2/workspace/advancedwebhook/endpoints/recover", auth: "apiKey" },
   authGenerateToken: { path: "/v2/auth/generate_token", auth: "apiKey" },
+  authTokenGetV1: { path: "/v1/auth/token/get", auth: "public" },
   clientSessionGet: { path: "/v2/client/session/get", auth: "user" },
   agentsExecutionRecord: { path: "/v2/agents/execution/record", auth: "apiKey" },
   agentsExecutionList: { path: "/v2/agents/execution/list", auth: "apiKey" },

@@ -29,10 +29,17 @@ export interface DomainDescriptor {
   /** Its SQL repositories (`SqlCommentsRepo`): each provides the repository port beside it, on every SQL storage. */
   readonly repositories: ReadonlyArray<AnyLayer>
   /**
-   * Its tables holding users' or documents' data: what a user-data deletion removes and a document
-   * migration moves (jobs/JobTables.ts says how). Omitted: none.
+   * Its tables holding organizations', documents' or users' data: what deleting an organization, a
+   * folder, a document or a user's data removes, and what a document migration moves
+   * (jobs/JobTables.ts says how). Omitted: none.
    */
   readonly dataTables?: ReadonlyArray<DataTable>
+  /**
+   * Its other tables, which hold no organization's, document's or user's data, each with why (the
+   * key's settings, counters): the deletions and exports pass them by. Every table of the schema
+   * is in some domain's `dataTables` (or a child of one) or here: test/jobs/inventory.test.ts.
+   */
+  readonly otherTables?: ReadonlyArray<{ readonly name: string; readonly why: string }>
   /** The OpenAPI tags it introduces (a tag is a path's first segment after the version), with their descriptions. */
   readonly tags?: ReadonlyArray<{ readonly name: string; readonly description: string }>
   /**

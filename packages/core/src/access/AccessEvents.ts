@@ -54,7 +54,10 @@ export const ACCESS_EVENT_TYPES = [
   "access.default_type_updated",
   "access.permission_provider_updated",
   "access.user_data_deleted",
-  "access.document_migrated"
+  "access.document_migrated",
+  "access.organization_deleted",
+  "access.folder_deleted",
+  "access.document_deleted"
 ] as const
 
 export type AccessEventType = typeof ACCESS_EVENT_TYPES[number]
@@ -118,6 +121,16 @@ export const accessEvents = {
   /** A user-data deletion removed the user's grants or group memberships in the organization (one task: one kind of them). */
   userDataDeleted: (userId: string, organizationId: string): NewEvent =>
     about("access.user_data_deleted", organizationResource(organizationId), { userId }),
+
+  /** organizations/delete removed the organization and everything in it. */
+  organizationDeleted: (organizationId: string): NewEvent => about("access.organization_deleted", organizationResource(organizationId), {}),
+
+  /** folders/delete removed the folder, with its grants (its documents: `documentDeleted`). */
+  folderDeleted: (organizationId: string, folderId: string): NewEvent => about("access.folder_deleted", folderResource(organizationId, folderId), {}),
+
+  /** documents/delete (or a folder's deletion) removed the document, with its grants. */
+  documentDeleted: (organizationId: string, documentId: string): NewEvent =>
+    about("access.document_deleted", documentResource(organizationId, documentId), {}),
 
   /**
    * A document migration moved the document's row, or its grants, to `newDocumentId` (one task

@@ -17,5 +17,6 @@ export const accessDomain = defineDomain({
   operations: [...accessOperations, ...clientAccessOperations],
   shared: [DocumentAccessLayer],
   services: [Permissions.Default, TokenAccess.Default],
-  repositories: [SqlAccessRepo]
+  repositories: [SqlAccessRepo],
+  otherTables: [{ name: "access_versions", why: "a counter per key that the access facts' triggers raise (migration 0014)" }]
 })

@@ -1,12 +1,13 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { invalidArgument } from "../protocol/ApiError.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { Ids } from "../ports/Ids.js"
 import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { Events } from "../events/Events.js"
 import { aboutOrganization } from "../events/Channels.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
-import type { Activity, AddActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
+import type { Activity, AddActivitiesInput, DeleteActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
 
 const DEFAULT_PAGE_SIZE = 1000
 
@@ -74,6 +75,33 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
             cursorOf: (activity): ActivityCursor => ({ timestamp: activity.timestamp, id: activity.id }),
             present: (page) => page
           })
+        }),
+
+      /**
+       * activities/delete (compatibility facts §1.8): the organization's activities the filters pick (they
+       * combine), answered per activity id: each one named (`activityIds`) and each one removed. A named one not
+       * removed (unknown, another document's) is "Failed to delete activity.", so a repeated call removes nothing.
+       * Without a filter: INVALID_ARGUMENT (the whole organization's log goes with organizations/delete).
+       */
+      delete: (apiKey: string, input: typeof DeleteActivitiesInput.Type) =>
+        Effect.gen(function*() {
+          const { activityIds, documentId, organizationId, targetEntityId } = input
+          if (documentId === undefined && activityIds === undefined && targetEntityId === undefined) {
+            return yield* invalidArgument("At least one of documentId, activityIds or targetEntityId must be provided.")
+          }
+          const removed = yield* withTransaction(Effect.gen(function*() {
+            // Named ones under update's locks: an update that read one does not write it back after it went.
+            yield* lockInOrder(lock, (activityIds ?? []).map((id) => ["activity", apiKey, organizationId, id]))
+            return yield* repo.delete(apiKey, organizationId, {
+              ...(documentId !== undefined && { documentId }),
+              ...(targetEntityId !== undefined && { targetEntityId }),
+              ...(activityIds !== undefined && { ids: activityIds })
+            })
+          }))
+          const data: Record<string, { success: boolean; message: string }> = {}
+          for (const id of activityIds ?? []) data[id] = { success: false, message: "Failed to delete activity." }
+          for (const id of removed) data[id] = { success: true, message: "Activity deleted." }
+          return data
         }),
 
       /**

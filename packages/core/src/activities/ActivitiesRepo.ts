@@ -27,6 +27,12 @@ export class ActivitiesRepo extends Context.Tag("@atrium/core/ActivitiesRepo")<A
   /** Inserts, or replaces the record with the same key, organization and id. */
   readonly put: (activity: Activity) => Effect.Effect<void>
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<Activity | undefined>
+  /** Removes the organization's activities these filters pick (they combine); the ids removed. */
+  readonly delete: (
+    apiKey: string,
+    organizationId: string,
+    filters: Pick<ActivityFilters, "documentId" | "targetEntityId" | "ids">
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** Keyset page ordered by (timestamp, id) in `order`, strictly after `after`. */
   readonly page: (
     apiKey: string,

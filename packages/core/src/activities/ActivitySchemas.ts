@@ -81,6 +81,14 @@ export const UpdateActivitiesInput = Schema.Struct({
   activities: NonEmptyList(ActivityUpdate, MAX_ACTIVITIES_PER_CALL)
 })
 
+/** activities/delete: the filters combine; at least one is required (the service says so). */
+export const DeleteActivitiesInput = Schema.Struct({
+  organizationId: Id,
+  documentId: optional(Id),
+  activityIds: optional(NonEmptyIds(MAX_ACTIVITIES_PER_CALL)),
+  targetEntityId: optional(Id)
+})
+
 /** The spec's Activity log record, as stored and as returned. */
 export const Activity = Schema.Struct({
   id: Schema.String,

@@ -44,6 +44,16 @@ export const SqlActivitiesRepo = Layer.effect(
       find: (apiKey, organizationId, id) =>
         sql`SELECT record FROM activities WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`
           .pipe(firstRow(toActivity)),
+      delete: (apiKey, organizationId, filters) =>
+        sql<{ readonly id: string }>`DELETE FROM activities WHERE ${
+          sql.and([
+            sql`api_key = ${apiKey}`,
+            sql`organization_id = ${organizationId}`,
+            ...(filters.documentId !== undefined ? [sql`document_id = ${filters.documentId}`] : []),
+            ...(filters.targetEntityId !== undefined ? [sql`target_entity_id = ${filters.targetEntityId}`] : []),
+            ...(filters.ids ? [sql.in("id", filters.ids)] : [])
+          ])
+        } RETURNING id`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
       page: (apiKey, organizationId, filters, { after, limit, order }) => {
         const direction = sql.literal(order === "asc" ? "ASC" : "DESC")
         const beyond = sql.literal(order === "asc" ? ">" : "<")

@@ -5,6 +5,7 @@ import {
   ActivitiesPage,
   AddActivitiesInput,
   AddActivitiesResult,
+  DeleteActivitiesInput,
   GetActivitiesInput,
   UpdateActivitiesInput,
   UpdateActivitiesResult
@@ -51,5 +52,18 @@ export const activityOperations = [
     service: Activities,
     handler: (activities, input, caller) =>
       Effect.map(activities.update(caller.apiKey, input), answer("Activity(s) updated successfully."))
+  }),
+  defineOperation({
+    name: "activities.delete",
+    paths: ["/v2/activities/delete"],
+    auth: "apiKey",
+    summary: "Delete an organization's activities by id, document or target (they combine; at least one is required), answered per activity id.",
+    input: DeleteActivitiesInput,
+    output: UpdateActivitiesResult,
+    errors: ["INVALID_ARGUMENT"],
+    organization: (input) => input.organizationId,
+    service: Activities,
+    handler: (activities, input, caller) =>
+      Effect.map(activities.delete(caller.apiKey, input), answer("Activity(s) deleted successfully."))
   })
 ] as const

@@ -17,5 +17,19 @@ export const deliveriesDomain = defineDomain({
   // The attempts' operations read the messages they belong to.
   services: [Attempts.Default.pipe(Layer.provideMerge(WebhookMessages.Default)), Deliveries.Default],
   repositories: [SqlOutboxRepo, SqlDeliveriesRepo],
+  dataTables: [{
+    // A message carries its event's data: it goes with the organization, and with a document its payload names.
+    name: "webhook_messages",
+    apiKey: "api_key",
+    organization: "organization_id",
+    mentions: {
+      column: "payload",
+      // Comment and activity events say `"documentId":…`; access events name their resource.
+      document: (documentId) => [`"documentId":${JSON.stringify(documentId)}`, `"type":"document","id":${JSON.stringify(documentId)}`],
+      // Every event that carries a user names it `"userId":…` (an author, who acted, who was granted).
+      user: (userId) => [`"userId":${JSON.stringify(userId)}`]
+    },
+    children: ["webhook_deliveries", "webhook_attempts"].map((table) => ({ table, on: [["api_key", "api_key"], ["message_id", "id"]] as const }))
+  }],
   events: { services: WebhookOutbox.Default, listeners: Effect.map(WebhookOutbox, (outbox) => [outbox.listener]) }
 })

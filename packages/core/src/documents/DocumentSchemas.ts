@@ -41,6 +41,11 @@ export const UpdateDocumentsInput = Schema.Struct({
   documents: Documents
 })
 
+export const DeleteDocumentsInput = Schema.Struct({
+  organizationId: Id,
+  documentIds: NonEmptyIds(MAX_DOCUMENTS_PER_CALL)
+})
+
 /** Documents per documents/move call: the hosted service's limit (compatibility facts §1.7). */
 export const MAX_DOCUMENTS_PER_MOVE = 30
 

@@ -4,6 +4,7 @@ import { accessEvents } from "../access/AccessEvents.js"
 import type { NewEvent } from "../events/EventListener.js"
 import { Events } from "../events/Events.js"
 import { FoldersRepo, implicitFolder } from "../folders/FoldersRepo.js"
+import { Deletions } from "../jobs/Deletions.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { type ApiError, internal, notFound } from "../protocol/ApiError.js"
 import { type Page, PageTokens } from "../protocol/PageTokens.js"
@@ -12,6 +13,7 @@ import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import type {
   AddDocumentsV1Input,
   AddDocumentsV2Input,
+  DeleteDocumentsInput,
   Document,
   DocumentAccessItem,
   DocumentDisabledItem,
@@ -45,6 +47,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
     const folders = yield* FoldersRepo
     const pageTokens = yield* PageTokens
     const ids = yield* Ids
+    const deletions = yield* Deletions
     const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
 
@@ -213,6 +216,35 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
           const data = yield* withTransaction(writeAll(apiKey, input.organizationId, null, input.documents, "update"))
           if (failures === "error" && Object.values(data).some((item) => !item.success)) {
             return yield* Effect.fail(internal("Error updating document(s).", data) as ApiError<"INTERNAL">)
+          }
+          return data
+        }),
+
+      /**
+       * documents/delete: each document and every row that belongs to it, in every table (jobs/Deletions.ts), in one
+       * transaction, emitting `document.delete` and `access.document_deleted` for each. A document the organization
+       * does not have fails its item (`not-found`) and nothing of its id is touched, so a repeated call changes
+       * nothing; v2 answers as v2 update does, v1 with the items (compatibility facts §1.7).
+       */
+      delete: (apiKey: string, input: typeof DeleteDocumentsInput.Type, failures: "error" | "items") =>
+        Effect.gen(function*() {
+          const { documentIds, organizationId } = input
+          const data = yield* withTransaction(Effect.gen(function*() {
+            yield* lockDocuments(apiKey, organizationId, documentIds)
+            const items: Record<string, ItemResult> = {}
+            const found: Array<string> = []
+            for (const documentId of new Set(documentIds)) {
+              const existing = yield* repo.find(apiKey, organizationId, documentId)
+              if (existing !== undefined) found.push(documentId)
+              items[documentId] = existing !== undefined
+                ? { success: true, id: existing.internalId, message: "Deleted Successfully" }
+                : { success: false, id: documentId, message: NO_SUCH_DOCUMENT, code: "not-found" }
+            }
+            yield* deletions.documents(apiKey, organizationId, found)
+            return items
+          }))
+          if (failures === "error" && Object.values(data).some((item) => !item.success)) {
+            return yield* Effect.fail(internal("Error deleting document(s).", data) as ApiError<"INTERNAL">)
           }
           return data
         }),

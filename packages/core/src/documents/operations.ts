@@ -5,6 +5,7 @@ import {
   AddDocumentsResult,
   AddDocumentsV1Input,
   AddDocumentsV2Input,
+  DeleteDocumentsInput,
   DocumentAccessResult,
   DocumentDisabledResult,
   DocumentsPage,
@@ -85,6 +86,32 @@ export const documentOperations = [
     service: Documents,
     handler: (documents, input, caller) =>
       Effect.map(documents.update(caller.apiKey, input, "error"), answer("Document(s) updated successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.delete.v1",
+    paths: ["/v1/organizations/documents/delete"],
+    auth: "apiKey",
+    summary: "Delete documents and every row that belongs to them (comments, reactions, presence, notifications, grants, …); a missing document fails its item (success false, HTTP 200).",
+    input: DeleteDocumentsInput,
+    output: UpdateDocumentsResult,
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.delete(caller.apiKey, input, "items"), answer("Document(s) deleted successfully."))
+  }),
+  defineOperation({
+    name: "organizations.documents.delete",
+    paths: ["/v2/organizations/documents/delete"],
+    auth: "apiKey",
+    summary: "Delete documents and every row that belongs to them (comments, reactions, presence, notifications, grants, …); a missing document fails its item (INTERNAL with per-item details, as the hosted service answers; NOT_FOUND under strictStatuses).",
+    input: DeleteDocumentsInput,
+    output: AddDocumentsResult,
+    errors: ["INTERNAL"],
+    strictStatus: "NOT_FOUND",
+    organization: (input) => input.organizationId,
+    service: Documents,
+    handler: (documents, input, caller) =>
+      Effect.map(documents.delete(caller.apiKey, input, "error"), answer("Document(s) deleted successfully."))
   }),
   defineOperation({
     name: "organizations.documents.move",

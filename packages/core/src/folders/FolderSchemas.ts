@@ -53,6 +53,15 @@ export const UpdateFoldersInput = Schema.Struct({
   }))
 })
 
+/** folders/delete: one folder, with its subfolders and their documents. */
+export const DeleteFolderInput = Schema.Struct({
+  organizationId: Id,
+  folderId: Id
+})
+
+/** The hosted answer of folders/delete: `data` null (compatibility facts §1.7). */
+export const FolderDeletionResult = SuccessResult(Schema.Null)
+
 export const GetFoldersInput = Schema.Struct({
   organizationId: Id,
   /** Omitted: every folder of the organization, flat. */

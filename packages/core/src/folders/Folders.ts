@@ -1,12 +1,15 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { accessEvents } from "../access/AccessEvents.js"
+import { documentLock, DocumentsRepo } from "../documents/DocumentsRepo.js"
 import { Events } from "../events/Events.js"
+import { Deletions } from "../jobs/Deletions.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { notFound } from "../protocol/ApiError.js"
-import { Transactions } from "../ports/Transactions.js"
+import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import {
   type AddFoldersInput,
+  type DeleteFolderInput,
   type Folder,
   type FolderAccessItem,
   type FolderInput,
@@ -49,7 +52,25 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
     const repo = yield* FoldersRepo
     const organizations = yield* OrganizationsRepo
     const events = yield* Events
+    const documents = yield* DocumentsRepo
+    const deletions = yield* Deletions
     const { lock, withTransaction } = yield* Transactions
+
+    /** The ids of the documents in these folders, a page at a time. */
+    const documentsIn = (apiKey: string, organizationId: string, folderIds: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const found: Array<string> = []
+        for (const folderId of folderIds) {
+          let after: string | undefined
+          for (;;) {
+            const page = yield* documents.list(apiKey, organizationId, { folderId, after, limit: 1000 })
+            found.push(...page.map((document) => document.id))
+            if (page.length < 1000) break
+            after = page[page.length - 1]!.id
+          }
+        }
+        return found
+      })
 
     /**
      * Gives the folders under `folder` that follow their parent the type `folder` now has, level by
@@ -226,6 +247,25 @@ export class Folders extends Effect.Service<Folders>()("@atrium/core/Folders", {
           }
           yield* emitAccessChanges(apiKey, organizationId, changed)
           return data
+        })),
+
+      /**
+       * folders/delete: the folder, every folder under it, and every document in them with all its rows
+       * (jobs/Deletions.ts), in one transaction under the organization's folder lock and each document's, emitting
+       * `document.delete` for each document and `folder.delete` for each folder (with their `access.*_deleted`).
+       * Answered when done, with the hosted message ("initiated": docs/decisions.md). A missing folder is
+       * NOT_FOUND "Folder not found.", so a repeated call changes nothing.
+       */
+      delete: (apiKey: string, input: typeof DeleteFolderInput.Type) =>
+        withTransaction(Effect.gen(function*() {
+          const { folderId, organizationId } = input
+          yield* lock(...folderTreeLock(apiKey, organizationId))
+          if ((yield* repo.find(apiKey, organizationId, folderId)) === undefined) return yield* notFound("Folder not found.")
+          const subtree = [folderId, ...(yield* repo.listByOrganization(apiKey, organizationId)).filter((f) => f.ancestors.includes(folderId)).map((f) => f.id)]
+          const documentIds = yield* documentsIn(apiKey, organizationId, subtree)
+          yield* lockInOrder(lock, documentIds.map((documentId) => documentLock(apiKey, organizationId, documentId)))
+          yield* deletions.documents(apiKey, organizationId, documentIds)
+          yield* deletions.folders(apiKey, organizationId, subtree)
         })),
 
       /**

@@ -8,5 +8,6 @@ export const foldersDomain = defineDomain({
   name: "folders",
   operations: folderOperations,
   services: [Folders.Default],
-  repositories: [SqlFoldersRepo]
+  repositories: [SqlFoldersRepo],
+  dataTables: [{ name: "folders", apiKey: "api_key", organization: "organization_id", folder: { column: "id" }, access: true }]
 })

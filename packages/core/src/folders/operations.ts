@@ -4,7 +4,9 @@ import { defineOperation } from "../protocol/Operation.js"
 import {
   AddFoldersInput,
   AddFoldersResult,
+  DeleteFolderInput,
   FolderAccessResult,
+  FolderDeletionResult,
   FoldersResult,
   GetFoldersInput,
   UpdateFolderAccessInput,
@@ -47,6 +49,19 @@ export const folderOperations = [
     organization: (input) => input.organizationId,
     service: Folders,
     handler: (folders, input, caller) => Effect.map(folders.update(caller.apiKey, input), answer("Folder Updated successfully."))
+  }),
+  defineOperation({
+    name: "organizations.folders.delete",
+    paths: ["/v2/organizations/folders/delete"],
+    auth: "apiKey",
+    summary: "Delete a folder, its subfolders, and every document in them with all their data; a missing folder is NOT_FOUND.",
+    input: DeleteFolderInput,
+    output: FolderDeletionResult,
+    errors: ["NOT_FOUND"],
+    organization: (input) => input.organizationId,
+    service: Folders,
+    handler: (folders, input, caller) =>
+      Effect.as(folders.delete(caller.apiKey, input), { status: "success" as const, message: "Folder deletion initiated successfully.", data: null })
   }),
   defineOperation({
     name: "organizations.folders.access.update",

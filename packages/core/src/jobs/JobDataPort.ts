@@ -2,6 +2,14 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 
 /**
+ * What a deletion removes: every row of an organization, or those of some of its documents or
+ * folders (a folder's own rows and grants; its documents are deleted as documents).
+ */
+export type DeletionScope =
+  | { readonly organizationId: string; readonly level: "organization" }
+  | { readonly organizationId: string; readonly level: "document" | "folder"; readonly ids: ReadonlyArray<string> }
+
+/**
  * The data primitives background jobs need, over every table that holds a
  * user's or a document's data. Kept in `jobs/` so the jobs never call into
  * other domains' repositories; `SqlJobDataPort` provides it, driven by the
@@ -16,6 +24,13 @@ export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobData
   readonly userData: ReadonlyArray<{ readonly kind: string; readonly perOrganization: boolean }>
   /** Kinds holding a document's data, in the order a migration moves them: the document row first. */
   readonly documentData: ReadonlyArray<string>
+  /** Kinds a deletion of this level visits, in the jobs' order. */
+  readonly deletionData: { readonly [level in DeletionScope["level"]]: ReadonlyArray<string> }
+  /**
+   * Removes one kind of the scope's rows, and the rows of other tables that belong to them
+   * (`children`) first: true when it removed rows the access rule reads.
+   */
+  readonly deleteScopeData: (apiKey: string, scope: DeletionScope, data: string) => Effect.Effect<boolean>
   /**
    * Removes the users' rows of one kind, within one organization or (undefined)
    * everywhere in the API key, rows of no organization included. For a kind the access rule

@@ -1,4 +1,8 @@
-/** A table holding users' or documents' data, as the jobs see it: its columns' names. */
+/**
+ * A table holding an organization's, a document's or a user's data, as the jobs and the deletions
+ * see it: its columns' names. Every table of the schema is one of these, a child of one (`children`),
+ * or a domain's `otherTables` (test/jobs/inventory.test.ts holds the schema to that).
+ */
 export interface DataTable {
   /** Its name, also the name of its kind of data. */
   readonly name: string
@@ -7,8 +11,27 @@ export interface DataTable {
   readonly organization?: string
   /** Present: rows belong to a user, and a user-data deletion removes them. */
   readonly user?: string
-  /** Present: rows belong to a document, and a migration re-points them. */
+  /** Present: rows belong to a document: a document's deletion removes them, and a migration re-points them (unless `migrated` is false). */
   readonly document?: string
+  /**
+   * Present: rows belong to a folder (its id in `column`; with `rowsOnly`, only rows with that
+   * value there): a folder's deletion removes them.
+   */
+  readonly folder?: { readonly column: string; readonly rowsOnly?: { readonly column: string; readonly value: string } }
+  /** false: a migration leaves these rows of the document where they are (the realtime log: its numbers are the old id's). */
+  readonly migrated?: boolean
+  /**
+   * The JSON text column whose rows may name a document or a user, and the texts that name one
+   * (the webhook messages' payloads): a document's deletion, and a user-data deletion, remove the
+   * rows holding any of them too. Read as the text written (JSON.stringify: no spaces), as
+   * migration 0015 reads them.
+   */
+  readonly mentions?: {
+    readonly column: string
+    /** Absent: the table's document column says whose rows are a document's. */
+    readonly document?: (documentId: string) => ReadonlyArray<string>
+    readonly user: (userId: string) => ReadonlyArray<string>
+  }
   /** Only rows with this value hold a document id in `document` (a column shared by several kinds of scope). */
   readonly documentRowsOnly?: { readonly column: string; readonly value: string }
   /**
@@ -23,9 +46,9 @@ export interface DataTable {
    */
   readonly record?: { readonly column: string; readonly key: ReadonlyArray<string>; readonly documentPath: ReadonlyArray<string> }
   /**
-   * Rows of other tables that belong to one of these rows and go with it when a user-data
-   * deletion removes it (a thread's comments, a comment's reactions): `on` pairs the child's
-   * columns with this table's.
+   * Rows of other tables that belong to one of these rows and go with it when a deletion removes
+   * it (a thread's comments, a comment's reactions, a message's deliveries): `on` pairs the
+   * child's columns with this table's.
    */
   readonly children?: ReadonlyArray<{ readonly table: string; readonly on: ReadonlyArray<readonly [child: string, parent: string]> }>
   /**
@@ -52,12 +75,18 @@ export const inJobOrder = (tables: ReadonlyArray<DataTable>): ReadonlyArray<Data
   ...tables.filter((table) => table.order === "last")
 ]
 
-/** The jobs' view of these tables: by name, those with users' rows, and those with documents' rows. */
+/**
+ * The jobs' view of these tables: by name, those with users' rows, those a migration moves, and
+ * those a deletion visits: every table with organizations' rows, and of them those with documents' rows.
+ */
 export const jobTables = (tables: ReadonlyArray<DataTable>) => {
   const ordered = inJobOrder(tables)
   return {
-    userData: ordered.filter((table) => table.user !== undefined),
-    documentData: ordered.filter((table) => table.document !== undefined),
+    userData: ordered.filter((table) => table.user !== undefined || table.mentions !== undefined),
+    documentData: ordered.filter((table) => table.document !== undefined && table.migrated !== false),
+    organizationData: ordered.filter((table) => table.organization !== undefined),
+    documentDeletion: ordered.filter((table) => table.organization !== undefined && (table.document !== undefined || table.mentions?.document !== undefined)),
+    folderDeletion: ordered.filter((table) => table.organization !== undefined && table.folder !== undefined),
     named: (name: string): DataTable => {
       const table = ordered.find((t) => t.name === name)
       if (table === undefined) throw new Error(`Unknown kind of job data: ${name}`)

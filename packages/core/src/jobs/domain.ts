@@ -1,4 +1,5 @@
 import { defineDomain } from "../Domain.js"
+import { Deletions } from "./Deletions.js"
 import { JobRunner } from "./JobRunner.js"
 import { Jobs } from "./Jobs.js"
 import { jobOperations } from "./operations.js"
@@ -11,6 +12,9 @@ import { SqlJobsRepo } from "./SqlJobsRepo.js"
 export const jobsDomain = defineDomain({
   name: "jobs",
   operations: jobOperations,
+  // Shared: the organizations', folders' and documents' services delete through it.
+  shared: [Deletions.Default],
   services: [Jobs.Default, JobRunner.Default],
-  repositories: [SqlJobsRepo]
+  repositories: [SqlJobsRepo],
+  otherTables: [{ name: "jobs", why: "the jobs' progress: the ids they work on, which their status answers name" }]
 })

@@ -25,7 +25,15 @@ export const notificationsDomain = defineDomain({
     // Per-user settings; the organization-level default has document_id ''.
     { name: "notification_preferences", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id", documentInKey: true },
     // Notifications of a document move with it; a user's state in them is theirs.
-    { name: "notifications", apiKey: "api_key", organization: "organization_id", document: "document_id" },
+    {
+      name: "notifications",
+      apiKey: "api_key",
+      organization: "organization_id",
+      document: "document_id",
+      // A notification whose content carries a user (who acted, whose comment) is that user's data too.
+      mentions: { column: "record", user: (userId) => [`"userId":${JSON.stringify(userId)}`] },
+      children: [{ table: "notification_recipients", on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["notification_id", "id"]] }]
+    },
     { name: "notification_recipients", apiKey: "api_key", organization: "organization_id", user: "user_id" }
   ],
   events: {

@@ -10,6 +10,16 @@ export const DisableStateInput = Schema.Struct({
   disabled: Schema.Boolean
 })
 
+/**
+ * Organizations per organizations/delete call (docs/decisions.md, "Limits"): each goes whole, every
+ * table in one transaction, so one call stays bounded by what ten organizations hold.
+ */
+export const MAX_ORGANIZATIONS_PER_DELETE = 10
+
+export const DeleteOrganizationsInput = Schema.Struct({
+  organizationIds: NonEmptyIds(MAX_ORGANIZATIONS_PER_DELETE)
+})
+
 export const OrganizationInput = Schema.Struct(
   {
     organizationId: Id,

@@ -2,12 +2,14 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { accessEvents } from "../access/AccessEvents.js"
 import { Events } from "../events/Events.js"
+import { Deletions } from "../jobs/Deletions.js"
 import { Access } from "../protocol/Access.js"
 import { PageTokens } from "../protocol/PageTokens.js"
 import { afterCommit, lockInOrder, Transactions } from "../ports/Transactions.js"
 import { compareText } from "../TextOrder.js"
 import type {
   AddOrganizationsInput,
+  DeleteOrganizationsInput,
   DisableStateInput,
   GetOrganizationsInput,
   Organization,
@@ -32,6 +34,7 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
     const access = yield* Access
     const pageTokens = yield* PageTokens
     const events = yield* Events
+    const deletions = yield* Deletions
     const { lock, withTransaction } = yield* Transactions
 
     /**
@@ -112,6 +115,29 @@ export class Organizations extends Effect.Service<Organizations>()("@atrium/core
        */
       update: (apiKey: string, input: typeof AddOrganizationsInput.Type) =>
         write(apiKey, input.organizations, false),
+
+      /**
+       * organizations/delete: each organization and every row of it, in every table (its documents, folders,
+       * comments, grants, user groups, notifications, webhook messages: jobs/Deletions.ts), in one transaction,
+       * emitting `organization.delete` and `access.organization_deleted`. The users' records stay: they are the
+       * key's, shared by its organizations (users/data/delete removes them). An unknown organization fails its
+       * item ("Organization does not exist") and nothing of its id is touched, so a repeated call changes nothing.
+       */
+      delete: (apiKey: string, input: typeof DeleteOrganizationsInput.Type) =>
+        withTransaction(Effect.gen(function*() {
+          const ids = [...new Set(input.organizationIds)]
+          yield* lockOrganizations(apiKey, ids)
+          const data: Record<string, { success: boolean; id: string; message: string }> = {}
+          for (const id of ids) {
+            const found = (yield* repo.find(apiKey, id)) !== undefined
+            if (found) {
+              yield* deletions.organization(apiKey, id)
+              yield* afterCommit(Effect.sync(() => access.forgetOrganization(apiKey, id)))
+            }
+            data[id] = found ? { success: true, id, message: "Deleted Successfully" } : { success: false, id, message: "Organization does not exist" }
+          }
+          return data
+        })),
 
       get: (apiKey: string, input: typeof GetOrganizationsInput.Type) =>
         Effect.gen(function*() {

@@ -9,5 +9,7 @@ export const organizationsDomain = defineDomain({
   operations: organizationOperations,
   services: [Organizations.Default],
   repositories: [SqlOrganizationsRepo],
+  // The organization's own row: its id is the organization's.
+  dataTables: [{ name: "organizations", apiKey: "api_key", organization: "id", access: true }],
   tags: [{ name: "organizations", description: "Organizations, their documents and folders, user groups, access, and document migration." }]
 })

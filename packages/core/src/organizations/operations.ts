@@ -3,6 +3,7 @@ import { answer, answerPage } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import {
   AddOrganizationsInput,
+  DeleteOrganizationsInput,
   BatchWithIdResult,
   DisableStateInput,
   GetOrganizationsInput,
@@ -46,6 +47,17 @@ export const organizationOperations = [
     service: Organizations,
     handler: (organizations, input, caller) =>
       Effect.map(organizations.update(caller.apiKey, input), answer("Organization(s) updated successfully."))
+  }),
+  defineOperation({
+    name: "organizations.delete",
+    paths: ["/v2/organizations/delete"],
+    auth: "apiKey",
+    summary: "Delete organizations and everything in them: documents, folders, comments, grants, user groups, notifications, webhook messages (the users' records stay).",
+    input: DeleteOrganizationsInput,
+    output: BatchWithIdResult,
+    service: Organizations,
+    handler: (organizations, input, caller) =>
+      Effect.map(organizations.delete(caller.apiKey, input), answer("Organization(s) deleted successfully."))
   }),
   defineOperation({
     name: "organizations.get",

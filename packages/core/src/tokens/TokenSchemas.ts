@@ -80,4 +80,21 @@ export const GenerateTokenInput = Schema.Struct({
   expiresInSeconds: optional(IntRange(60, TOKEN_LIFETIME_SECONDS).annotations({ description: "Seconds until the token expires (60 to 172,800; default 172,800, 48 hours)." }))
 })
 
+/**
+ * v1 auth/token/get (compatibility facts §1.1): the key's credentials in the body, no auth headers;
+ * the user's organization in userProperties. `name` is taken besides the facts' fields (a token
+ * carries the user's name; the user id when omitted).
+ */
+export const GetTokenV1Input = Schema.Struct({
+  apiKey: Id,
+  authToken: NonEmptyText(1000),
+  userId: Id,
+  userProperties: Schema.Struct({
+    organizationId: Id,
+    isAdmin: optional(Schema.Boolean),
+    email: Email,
+    name: optional(NonEmptyText(1000))
+  })
+})
+
 export const GenerateTokenResult = SuccessResult(Schema.Struct({ token: Schema.String }))

@@ -2,6 +2,8 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { AtriumConfig } from "../Config.js"
 import { Ids } from "../ports/Ids.js"
+import { invalidArgument } from "../protocol/ApiError.js"
+import { Access } from "../protocol/Access.js"
 import {
   generateSigningKey,
   jwks,
@@ -13,7 +15,7 @@ import {
 } from "./Jwt.js"
 import { type SigningKeyRow, SigningKeysRepo } from "./SigningKeysRepo.js"
 import { makeTokenVerification } from "./TokenVerification.js"
-import type { GenerateTokenInput, TokenResourceInput } from "./TokenSchemas.js"
+import type { GenerateTokenInput, GetTokenV1Input, TokenResourceInput } from "./TokenSchemas.js"
 
 const toSigningKey = (row: SigningKeyRow): SigningKey => ({
   kid: row.kid,
@@ -38,6 +40,7 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
     const repo = yield* SigningKeysRepo
     const ids = yield* Ids
     const config = yield* AtriumConfig
+    const access = yield* Access
     // The active key never changes while a server runs, so it is read from storage once.
     let cached: SigningKey | undefined
 
@@ -71,27 +74,46 @@ export class Tokens extends Effect.Service<Tokens>()("@atrium/core/Tokens", {
     const publicKeys = Effect.zipRight(activeKey, repo.list).pipe(Effect.map((rows) => jwks(rows.map(toSigningKey))))
     const verification = makeTokenVerification({ issuer: config.issuer, loadKeys: publicKeys })
 
+    /** Spec: POST /v2/auth/generate_token. Claims per docs/decisions.md, "Product rulings"; `aud` is the calling API key. */
+    const generate = (apiKey: string, input: typeof GenerateTokenInput.Type) =>
+      Effect.gen(function*() {
+        const key = yield* activeKey
+        const now = yield* Clock.currentTimeMillis
+        const jti = yield* ids.make()
+        const { email, isAdmin, name } = input.userProperties
+        const token = yield* Effect.promise(() =>
+          signUserToken(key, {
+            issuer: config.issuer,
+            userId: input.userId,
+            audience: apiKey,
+            issuedAtSeconds: Math.floor(now / 1000),
+            ...(input.expiresInSeconds !== undefined && { lifetimeSeconds: input.expiresInSeconds }),
+            jti,
+            user: { userId: input.userId, name, email, isAdmin: isAdmin ?? false },
+            permissions: { resources: input.permissions.resources.map(toResource) }
+          })
+        )
+        return { token }
+      })
+
     return {
-      /** Spec: POST /v2/auth/generate_token. Claims per docs/decisions.md, "Product rulings"; `aud` is the calling API key. */
-      generate: (apiKey: string, input: typeof GenerateTokenInput.Type) =>
+      generate,
+
+      /**
+       * v1 auth/token/get (compatibility facts §1.1): the key's credentials come in the body, checked as the
+       * headers' are; credentials that do not match are the hosted answer, INVALID_ARGUMENT "Auth token not
+       * found.", whichever of the two is wrong. The token grants the user's organization (generate_token's
+       * `organization` resource) and carries `name` (the user id when omitted).
+       */
+      generateV1: (input: typeof GetTokenV1Input.Type, ip: string) =>
         Effect.gen(function*() {
-          const key = yield* activeKey
-          const now = yield* Clock.currentTimeMillis
-          const jti = yield* ids.make()
-          const { email, isAdmin, name } = input.userProperties
-          const token = yield* Effect.promise(() =>
-            signUserToken(key, {
-              issuer: config.issuer,
-              userId: input.userId,
-              audience: apiKey,
-              issuedAtSeconds: Math.floor(now / 1000),
-              ...(input.expiresInSeconds !== undefined && { lifetimeSeconds: input.expiresInSeconds }),
-              jti,
-              user: { userId: input.userId, name, email, isAdmin: isAdmin ?? false },
-              permissions: { resources: input.permissions.resources.map(toResource) }
-            })
-          )
-          return { token }
+          yield* Effect.catchTag(access.apiKeyCaller(input.apiKey, input.authToken, ip), "ApiError", () => invalidArgument("Auth token not found."))
+          const { email, isAdmin, name, organizationId } = input.userProperties
+          return yield* generate(input.apiKey, {
+            userId: input.userId,
+            userProperties: { name: name ?? input.userId, email, ...(isAdmin !== undefined && { isAdmin }) },
+            permissions: { resources: [{ type: "organization", id: organizationId }] }
+          })
         }),
 
       /** `GET /.well-known/jwks.json`: the public half of every stored key (made at first use, like for signing). */

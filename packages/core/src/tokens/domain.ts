@@ -15,6 +15,7 @@ export const tokensDomain = defineDomain({
   shared: [Layer.effect(UserTokens, Effect.map(Tokens, (tokens) => ({ verify: tokens.verify }))).pipe(Layer.provideMerge(Tokens.Default))],
   services: [],
   repositories: [SqlSigningKeysRepo],
+  otherTables: [{ name: "signing_keys", why: "the server's keys that sign users' tokens" }],
   tags: [
     { name: "auth", description: "User access tokens (JWT) with per-resource permissions." },
     { name: "client", description: "The client API: a product's users call these from their browsers with the token generate_token issued (Authorization: Bearer), as themselves, limited to what the access rule lets them see." }

@@ -24,8 +24,12 @@ export const usersDomain = defineDomain({
       document: "scope_id",
       documentRowsOnly: { column: "level", value: "document" },
       documentInKey: true,
+      // scope_id is the folder id at level "folder".
+      folder: { column: "scope_id", rowsOnly: { column: "level", value: "folder" } },
       access: true
     },
+    // The organization's user groups (their members are above).
+    { name: "user_groups", ...common },
     // The user record (name, email, …), one per API key: shared by its organizations; deleted last.
     { name: "users", apiKey: "api_key", user: "user_id", order: "last" }
   ],

@@ -30,7 +30,7 @@ const usersPage = ({ items, next }: UsersListing) =>
 export const userOperations = [
   defineOperation({
     name: "users.add",
-    paths: ["/v2/users/add"],
+    paths: ["/v1/users/add", "/v2/users/add"],
     auth: "apiKey",
     summary: "Add users to an organization, or to one document or folder of it, with an access role.",
     input: AddUsersInput,

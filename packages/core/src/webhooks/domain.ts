@@ -10,5 +10,9 @@ export const webhooksDomain = defineDomain({
   name: "webhooks",
   operations: webhookOperations,
   services: [WebhookConfigs.Default, WebhookEndpoints.Default],
-  repositories: [SqlWebhookConfigRepo, SqlWebhookEndpointsRepo]
+  repositories: [SqlWebhookConfigRepo, SqlWebhookEndpointsRepo],
+  otherTables: [
+    { name: "advanced_webhook_configs", why: "the key's webhook settings" },
+    { name: "webhook_endpoints", why: "the key's endpoints: URLs and secrets the host set, no user's data" }
+  ]
 })

@@ -4,7 +4,7 @@ import * as Schedule from "effect/Schedule"
 import { accessEvents } from "../access/AccessEvents.js"
 import { AtriumConfig } from "../Config.js"
 import { hashSecret, newSecret } from "../crypto/Secrets.js"
-import { internal, invalidArgument } from "../protocol/ApiError.js"
+import { internal, invalidArgument, notFound } from "../protocol/ApiError.js"
 import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Events } from "../events/Events.js"
 import { Mailer } from "../ports/Mailer.js"
@@ -22,6 +22,7 @@ import { SettingsRepo } from "./SettingsRepo.js"
 import { DISPOSABLE_EMAIL } from "./Workspaces.js"
 import type {
   DomainsInput,
+  EmailStatusInput,
   SendLoginLinkInput,
   UpdateApiKeyConfigInput,
   UpdateEmailServiceInput,
@@ -166,6 +167,20 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
             return next
           }))
           return updated
+        }),
+
+      /**
+       * workspace/email/status (public; compatibility facts §1.1): whether the email owns a workspace whose email is
+       * verified. Atrium asks no verification step of an owner (workspace/create is the owner's own call, its key
+       * usable at once), so an owner's email is always verified: `{verified: true}`; an email that owns none is
+       * NOT_FOUND "User not found", as the hosted service answers. Rate limited per client address with the login
+       * link's budget, as the facts say it is: the answer tells owners apart, so guessing must stay slow.
+       */
+      emailStatus: (input: typeof EmailStatusInput.Type, ip: string) =>
+        Effect.gen(function*() {
+          yield* limiter.consume([[`email-status:ip:${ip}`, config.rateLimits.loginLinkPerIp]])
+          if ((yield* workspaces.countWorkspacesOwnedBy(input.ownerEmail)) === 0) return yield* notFound("User not found")
+          return { verified: true }
         }),
 
       /**

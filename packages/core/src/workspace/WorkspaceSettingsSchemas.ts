@@ -149,3 +149,7 @@ export const SendLoginLinkInput = Schema.Struct({
 })
 
 export const LoginLinkResult = SuccessResult(Schema.Null)
+
+export const EmailStatusInput = Schema.Struct({ ownerEmail: Email })
+
+export const EmailStatusResult = SuccessResult(Schema.Struct({ verified: Schema.Boolean }))

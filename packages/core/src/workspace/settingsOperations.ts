@@ -9,6 +9,8 @@ import {
   DeleteDomainsResult,
   DomainsInput,
   GetDomainsResult,
+  EmailStatusInput,
+  EmailStatusResult,
   LoginLinkResult,
   EmailServiceResult,
   NotificationServiceResult,
@@ -150,6 +152,18 @@ export const workspaceSettingsOperations = [
     service: WorkspaceSettings,
     handler: (workspaceSettings, input, caller) =>
       Effect.map(workspaceSettings.updateEmailConfig(caller.apiKey, input), answer("Email configuration updated successfully."))
+  }),
+  defineOperation({
+    name: "workspace.email.status",
+    paths: ["/v2/workspace/email/status"],
+    auth: "public",
+    summary: "Whether an email owns a workspace with a verified email (an owner's always is in Atrium). Rate limited per IP.",
+    input: EmailStatusInput,
+    output: EmailStatusResult,
+    errors: ["NOT_FOUND", "RESOURCE_EXHAUSTED"],
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.emailStatus(input, caller.ip), answer("Email verified and workspace reactivated"))
   }),
   defineOperation({
     name: "workspace.email.sendloginlink",

@@ -137,6 +137,8 @@ const covers = (event: NewEvent, fact: Fact): boolean => {
   const data = event.data as { resource?: { type: string; id: string; organizationId: string }; userId?: string; newDocumentId?: string }
   const resource = data.resource
   if (event.organizationId !== (fact.kind === "setting" ? null : fact.organizationId)) return false
+  // Everything of a deleted organization went with it.
+  if (event.type === "access.organization_deleted") return true
   switch (fact.kind) {
     case "setting":
       return event.type === (fact.name === API_KEY_CONFIG_SETTING ? "access.default_type_updated" : "access.permission_provider_updated")
@@ -149,7 +151,9 @@ const covers = (event: NewEvent, fact: Fact): boolean => {
     case "grant":
       return resource?.organizationId === fact.organizationId && (
         data.userId === fact.userId ||
-        (event.type === "access.document_migrated" && fact.level === "document" && [resource.id, data.newDocumentId].includes(fact.scopeId))
+        (event.type === "access.document_migrated" && fact.level === "document" && [resource.id, data.newDocumentId].includes(fact.scopeId)) ||
+        // A deleted document's or folder's grants went with it.
+        (event.type === `access.${fact.level}_deleted` && resource.id === fact.scopeId)
       )
     case "document":
       return resource?.organizationId === fact.organizationId &&
@@ -214,7 +218,10 @@ forEachBackend("every write of an access fact emits its event", (ctx) => {
 
     const aim = aimAt(kept, aimedList)
     let carriedOut = 0
-    for (const [index, operation] of operations.entries()) {
+    // The deletions last, smallest first: each would take the seeded data the others' writes reach.
+    const DELETIONS = ["organizations.documents.delete.v1", "organizations.documents.delete", "organizations.folders.delete", "organizations.delete"]
+    const inOrder = [...operations.entries()].sort(([, a], [, b]) => DELETIONS.indexOf(a.name) - DELETIONS.indexOf(b.name))
+    for (const [index, operation] of inOrder) {
       // Raw samples reach other ids (a new organization, user, document); aimed ones reach the seeded data.
       const samples = schemaSamples(operation.input, SAMPLES, 11 + index)
       for (const data of [...samples, ...samples.map(aim)]) {

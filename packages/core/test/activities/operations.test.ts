@@ -460,6 +460,60 @@ forEachBackend("activities", (ctx) => {
     })
   })
 
+  describe("activities/delete", () => {
+    const DELETE = "/v2/activities/delete"
+    const all = async (client: TestClient, creds: TestCredentials, organizationId = "org") =>
+      (await allPages(client, creds, { organizationId }, 100)).seen.sort()
+
+    it("deletes by ids, document and target, combined, answering per activity id; a named one not deleted fails its item", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      await addSeeds(client, creds)
+      await addSeeds(client, creds, "org2")
+      const byIds = await client.post(DELETE, { organizationId: "org", activityIds: ["act-05", "missing"] }, creds.headers)
+      expect(byIds.status).toBe(200)
+      expect(byIds.body).toEqual({
+        result: {
+          status: "success",
+          message: "Activity(s) deleted successfully.",
+          data: { "act-05": { success: true, message: "Activity deleted." }, missing: { success: false, message: "Failed to delete activity." } }
+        }
+      })
+      // Combined: only d1's activities among those named; d2's one fails its item.
+      const d1 = seeds.find((s) => s.documentId === "d1" && s.id !== "act-05")!.id
+      const d2 = seeds.find((s) => s.documentId === "d2" && s.id !== "act-05")!.id
+      const combined = await client.post(DELETE, { organizationId: "org", documentId: "d1", activityIds: [d1, d2] }, creds.headers)
+      expect(combined.body.result.data).toEqual({ [d1]: { success: true, message: "Activity deleted." }, [d2]: { success: false, message: "Failed to delete activity." } })
+      // By target on a document: every one of them, keyed by id.
+      const gone = expectedIds((s) => s.documentId === "d2" && s.targetEntityId === "t1")
+      const byTarget = await client.post(DELETE, { organizationId: "org", documentId: "d2", targetEntityId: "t1" }, creds.headers)
+      expect(Object.keys(byTarget.body.result.data).sort()).toEqual([...gone].sort())
+      const removed = new Set(["act-05", d1, ...gone])
+      expect(await all(client, creds)).toEqual(seeds.map((s) => s.id).filter((id) => !removed.has(id)).sort())
+      // The other organization's activities of the same ids are all there; a repeat deletes nothing.
+      expect(await all(client, creds, "org2")).toEqual(seeds.map((s) => s.id).sort())
+      const again = await client.post(DELETE, { organizationId: "org", activityIds: ["act-05"] }, creds.headers)
+      expect(again.body.result.data).toEqual({ "act-05": { success: false, message: "Failed to delete activity." } })
+    })
+
+    it("refuses a call without a filter, or malformed, deleting nothing; another key's activities are not touched", async () => {
+      const { client, workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      await addSeeds(client, a)
+      const none = await client.post(DELETE, { organizationId: "org" }, a.headers)
+      expect(none.status).toBe(400)
+      expect(none.body.error).toEqual({ status: "INVALID_ARGUMENT", message: "At least one of documentId, activityIds or targetEntityId must be provided." })
+      for (const data of [{ documentId: "d1" }, { organizationId: "org", activityIds: [] }, { organizationId: "org", activityIds: "act-01" }]) {
+        const bad = await client.post(DELETE, data, a.headers)
+        expect(bad.status, JSON.stringify(data)).toBe(400)
+      }
+      const foreign = await client.post(DELETE, { organizationId: "org", documentId: "d1" }, b.headers)
+      expect(foreign.body.result.data).toEqual({})
+      expect(await all(client, a)).toHaveLength(seeds.length)
+    })
+  })
+
   describe("isolation and disabled organizations", () => {
     it("never shows another API key's or another organization's activities", async () => {
       const { client, workspace } = ctx()

@@ -146,6 +146,45 @@ forEachBackend("jobs", (ctx) => {
       expect(await read.inbox(client, creds, "o1", "d1", "bob")).toBe("NONE")
     })
 
+    it("removes the webhook messages and notifications that carry the user's data, and only those", async () => {
+      const { atrium, client, workspace } = ctx()
+      const creds = await workspace()
+      const post = async (path: string, data: unknown) => {
+        const answer = await client.post(path, data, creds.headers)
+        expect(answer.status, `${path}: ${answer.text}`).toBeLessThan(300)
+        return answer.body
+      }
+      await post("/v2/workspace/advancedwebhookconfig/update", { isEnabled: true })
+      await post("/v2/workspace/advancedwebhook/endpoints/create", { url: "https://hooks.example.com/atrium" })
+      for (const author of ["alice", "bob"]) {
+        await post("/v2/commentannotations/add", {
+          organizationId: "o1",
+          documentId: "d1",
+          commentAnnotations: [{ annotationId: `by-${author}`, commentData: [{ commentId: 1, commentText: `from ${author}`, from: { userId: author } }] }]
+        })
+        await post("/v2/notifications/add", {
+          organizationId: "o1",
+          documentId: "d1",
+          notificationId: `n-${author}`,
+          actionUser: { userId: author, name: author },
+          displayHeadlineMessageTemplate: "{actionUser} did something",
+          displayBodyMessage: "Something happened.",
+          notifyUsers: [{ userId: "carol" }]
+        })
+      }
+      const messages = async () => JSON.stringify((await post("/v2/workspace/advancedwebhook/messages/get", { limit: 250 })).result.data)
+      const inbox = async () =>
+        (await post("/v2/notifications/get", { organizationId: "o1", userId: "carol" })).result.data.map((n: { id: string }) => n.id).sort()
+      expect(await messages()).toContain(`"userId":"alice"`)
+      expect(await inbox()).toEqual(["n-alice", "n-bob"])
+
+      await post("/v2/users/data/delete", { userIds: ["alice"] })
+      await runJobs(atrium)
+      expect(await messages()).not.toContain(`"userId":"alice"`)
+      expect(await messages()).toContain(`"userId":"bob"`)
+      expect(await inbox()).toEqual(["n-bob"])
+    })
+
     it("narrows the job to organizationIds: one task per kind of data and organization", async () => {
       const { atrium, client, workspace } = ctx()
       const creds = await workspace()

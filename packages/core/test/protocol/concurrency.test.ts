@@ -115,6 +115,50 @@ describe("concurrent writes", () => {
           expect(new Set(stored.map((activity: { entityData: { by: number } }) => activity.entityData.by)).size).toBe(1)
         })
 
+        it("documents/update, documents/move, folders/update, comments and deletes from 50 callers on one organization: no 500, and the tree stays whole", async () => {
+          const creds = await started.workspace()
+          const folders = Array.from({ length: 5 }, (_, i) => `f${i}`)
+          const documents = Array.from({ length: 10 }, (_, i) => `d${i}`)
+          await ok(creds, "/v2/organizations/add", { organizations: [{ organizationId: "org" }] })
+          await ok(creds, "/v2/organizations/folders/add", { organizationId: "org", folders: folders.map((folderId) => ({ folderId, folderName: folderId })) })
+          await ok(creds, "/v1/organizations/documents/add", { organizationId: "org", documents: documents.map((documentId) => ({ documentId })) })
+          for (const documentId of documents) {
+            await ok(creds, "/v2/commentannotations/add", {
+              organizationId: "org",
+              documentId,
+              commentAnnotations: [{ annotationId: `t-${documentId}`, commentData: [{ commentText: "root", from: { userId: "alice" } }] }]
+            })
+          }
+          const answers = await together(50, (i) => {
+            const some = inOrderOf(documents, i).slice(0, 3)
+            switch (i % 5) {
+              case 0:
+                return post(creds, "/v1/organizations/documents/update", { organizationId: "org", documents: some.map((documentId) => ({ documentId, documentName: `by ${i}` })) })
+              case 1:
+                return post(creds, "/v2/organizations/documents/move", { organizationId: "org", documentIds: some, folderId: folders[i % 5]! })
+              case 2:
+                // Folders moving under each other at once: some would make a cycle, and fail their item.
+                return post(creds, "/v2/organizations/folders/update", { organizationId: "org", folders: [{ folderId: folders[i % 5]!, parentFolderId: folders[(i + 1) % 5]! }] })
+              case 3:
+                return post(creds, "/v2/commentannotations/comments/add", { organizationId: "org", documentId: documents[i % 10]!, annotationId: `t-${documents[i % 10]!}`, commentData: [{ commentText: `reply ${i}`, from: { userId: "bob" } }] })
+              default:
+                return post(creds, "/v1/organizations/documents/delete", { organizationId: "org", documentIds: [documents[i % 10]!] })
+            }
+          })
+          // A move may name a document a delete took first (NOT_FOUND, nothing moved); a comment on one starts it anew.
+          for (const answer of answers) expect([200, 404], answer.text).toContain(answer.status)
+          expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(40)
+          // Every folder's ancestors are its parent's and the parent, up to the root: no cycle, no stale chain.
+          const tree = (await ok(creds, "/v2/organizations/folders/get", { organizationId: "org" })).data as ReadonlyArray<{ folderId: string; parentFolderId: string; ancestors: ReadonlyArray<string> }>
+          const byId = new Map(tree.map((folder) => [folder.folderId, folder]))
+          for (const folder of tree) {
+            const parent = byId.get(folder.parentFolderId)
+            expect(folder.ancestors, folder.folderId).toEqual(parent === undefined ? ["root"] : [...parent.ancestors, parent.folderId])
+            expect(folder.ancestors).not.toContain(folder.folderId)
+          }
+          expect(tree.map((folder) => folder.folderId).sort()).toEqual(folders)
+        })
+
         it("notifications/config/set: channels set at once for one user are all kept", async () => {
           const creds = await started.workspace()
           const users = Array.from({ length: 20 }, (_, i) => `u${i}`)

@@ -28,7 +28,7 @@ describe("list caps", () => {
     expect(uncapped).toEqual([])
     // Not vacuous: the walk finds the lists, nested ones included.
     const all = operations.flatMap((operation) => lists(operation.input).map((cap) => `${operation.paths[0]} ${cap.path}`))
-    expect(all).toContain("/v2/users/add users")
+    expect(all).toContain("/v1/users/add users")
     expect(all).toContain("/v2/commentannotations/add commentAnnotations[].commentData[].taggedUserContacts")
     expect(all).toContain("/v2/auth/generate_token permissions.resources")
   })

@@ -47,6 +47,40 @@ forEachBackend("auth/generate_token", (ctx) => {
     return expectInvalidArgument(await client.post(GENERATE, data, creds.headers), field)
   }
 
+  describe("v1 auth/token/get (credentials in the body)", () => {
+    const V1 = "/v1/auth/token/get"
+
+    it("issues a token for the user's organization with no auth headers, verifiable with the JWKS", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      const answer = await client.post(V1, {
+        apiKey: creds.apiKey,
+        authToken: creds.authToken,
+        userId: "u1",
+        userProperties: { organizationId: "org1", email: "u1@example.com", isAdmin: true }
+      })
+      expect(answer.status, answer.text).toBe(200)
+      expect(answer.body.result).toEqual({ status: "success", message: "Token generated successfully.", data: { token: expect.any(String) } })
+      const verified = await verifyToken(answer.body.result.data.token, { jwks: await fetchJwks(), issuer: "atrium", audience: creds.apiKey })
+      expect(verified.user).toEqual({ userId: "u1", name: "u1", email: "u1@example.com", isAdmin: true })
+      expect(verified.permissions.resources).toEqual([{ type: "organization", id: "org1", accessRole: "editor" }])
+    })
+
+    it("refuses credentials that do not match with the hosted answer, and malformed bodies naming the field", async () => {
+      const { client, workspace } = ctx()
+      const a = await workspace()
+      const b = await workspace()
+      const body = (apiKey: string, authToken: string) => ({ apiKey, authToken, userId: "u1", userProperties: { organizationId: "org1", email: "u1@example.com" } })
+      for (const data of [body(a.apiKey, b.authToken), body("no-such-key", a.authToken), body(a.apiKey, "x")]) {
+        const refused = await client.post(V1, data)
+        expect(refused.status).toBe(400)
+        expect(refused.body).toEqual({ error: { status: "INVALID_ARGUMENT", message: "Auth token not found." } })
+      }
+      await expectInvalidArgument(await client.post(V1, { ...body(a.apiKey, a.authToken), userProperties: { email: "u1@example.com" } }), "userProperties.organizationId")
+      await expectInvalidArgument(await client.post(V1, { ...body(a.apiKey, a.authToken), userId: undefined }), "userId")
+    })
+  })
+
   describe("happy path", () => {
     it("answers the documented request with a token that verifies against the served JWKS, with every claim", async () => {
       const { client, workspace } = ctx()

@@ -35,6 +35,24 @@ const roleOf = (started: Started, creds: TestCredentials, organizationId: string
 
 forEachBackend("users", (ctx) => {
   describe("users/add", () => {
+    it("v1 users/add is the same operation as v2 (the hosted service has both), access role included", async () => {
+      const { workspace } = ctx()
+      const started = ctx()
+      const creds = await workspace()
+      const a = api(started.client, creds)
+      const added = await a.post("/v1/users/add", { organizationId: "org", users: [user("u1"), { ...user("u2"), accessRole: "viewer" }] })
+      expect(added.status).toBe(200)
+      expect(added.body.result).toEqual({
+        status: "success",
+        message: "User(s) processed successfully.",
+        data: { u1: { success: true, id: expect.any(String), message: "User added." }, u2: { success: true, id: expect.any(String), message: "User added." } }
+      })
+      expect(await a.userIds({ organizationId: "org" })).toEqual(["u1", "u2"])
+      expect(await roleOf(started, creds, "org", "organization", "", "u2")).toBe("viewer")
+      const bad = await a.post("/v1/users/add", { organizationId: "org", users: [{ name: "no id" }] })
+      expect(bad.status).toBe(400)
+    })
+
     it("adds users at organization level, creating the organization, and lists them", async () => {
       const { client, workspace } = ctx()
       const a = api(client, await workspace())

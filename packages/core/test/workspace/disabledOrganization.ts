@@ -22,6 +22,7 @@ export const disabledOrganization: DisabledOrganization = {
     "workspace.notificationconfig.update": "the key's notification setting",
     "workspace.emailconfig.get": "the key's email setting",
     "workspace.emailconfig.update": "the key's email setting",
+    "workspace.email.status": "whether an email owns a workspace: no organization's data",
     "workspace.email.sendloginlink": "mails the workspace's owner a login link"
   }
 }

@@ -70,6 +70,23 @@ describe("send-login-link rate limits", () => {
     }))))
 })
 
+describe("email/status rate limit", () => {
+  it.effect("limits a client address per window with the login link's budget, apart from the login link's own count", () =>
+    Effect.gen(function*() {
+      yield* Workspaces.create({ ownerEmail: "owner@example.com" }, "10.0.0.1")
+      const status = (ip: string) => WorkspaceSettings.emailStatus({ ownerEmail: "owner@example.com" }, ip)
+      expect(yield* status("10.0.0.9")).toEqual({ verified: true })
+      expect(yield* rejection(WorkspaceSettings.emailStatus({ ownerEmail: "nobody@example.com" }, "10.0.0.9"))).toEqual({ status: "NOT_FOUND", message: "User not found" })
+      expect(yield* rejection(status("10.0.0.9"))).toEqual(EXHAUSTED)
+      yield* status("10.0.0.10")
+      yield* send("owner@example.com", "10.0.0.9")
+      yield* TestClock.adjust(MINUTE)
+      expect(yield* status("10.0.0.9")).toEqual({ verified: true })
+    }).pipe(Effect.provide(testLayer({
+      rateLimits: { loginLinkPerEmail: { limit: 100, windowMillis: MINUTE }, loginLinkPerIp: { limit: 2, windowMillis: MINUTE } }
+    }))))
+})
+
 describe("send-login-link tokens", () => {
   it.effect("stores only the token's hash, valid for 15 minutes, and drops expired links", () =>
     Effect.gen(function*() {

@@ -584,3 +584,23 @@ forEachBackend("workspace/email/send-login-link with a mailer that fails", (ctx)
     }
   })
 }, { mailer: brokenMailer, options: { consoleDomain: "console.example.com" } })
+
+forEachBackend("workspace/email/status", (ctx) => {
+  const status = (data: unknown) => ctx().client.post("/v2/workspace/email/status", data)
+
+  it("is public: an owner's email is verified (Atrium asks no verification step); any other email is NOT_FOUND", async () => {
+    const email = freshEmail()
+    await ctx().workspace(email)
+    const owner = await status({ ownerEmail: email.toUpperCase() })
+    expect(owner.status).toBe(200)
+    expect(owner.body).toEqual({ result: { status: "success", message: "Email verified and workspace reactivated", data: { verified: true } } })
+    const stranger = await status({ ownerEmail: freshEmail() })
+    expect(stranger.status).toBe(404)
+    expect(stranger.body).toEqual({ error: { status: "NOT_FOUND", message: "User not found" } })
+    for (const data of [{}, { ownerEmail: "not an email" }, { ownerEmail: email, extra: 1 }]) {
+      const bad = await status(data)
+      expect(bad.status, JSON.stringify(data)).toBe(400)
+      expect(bad.body.error.status).toBe("INVALID_ARGUMENT")
+    }
+  })
+})
