@@ -33,6 +33,13 @@ type ItemResult = { success: boolean; id: string; message: string; code?: string
 /** documents/add v1 (`upsert`), v2 (`insert`: an existing one fails its item) and documents/update (`update`: a missing one does). */
 type WriteMode = "upsert" | "insert" | "update"
 
+/**
+ * A v2 batch's answer (compatibility facts §1.7): the items when all succeeded; otherwise INTERNAL
+ * `message` with every item in `details`, the successful ones having been written.
+ */
+const failedItemsAsError = (message: string) => (data: Record<string, ItemResult>): Effect.Effect<Record<string, ItemResult>, ApiError<"INTERNAL">> =>
+  Object.values(data).some((item) => !item.success) ? Effect.fail(internal(message, data) as ApiError<"INTERNAL">) : Effect.succeed(data)
+
 /** A document the access operations name that the organization does not have fails its item only (docs/decisions.md, "Access"). */
 const NO_SUCH_DOCUMENT = "Document does not exist"
 
@@ -199,11 +206,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       addV2: (apiKey: string, input: typeof AddDocumentsV2Input.Type) =>
         Effect.gen(function*() {
           // The items that succeed commit together (all or none if the process dies), then the failure is answered.
-          const data = yield* withTransaction(addV2Items(apiKey, input))
-          if (Object.values(data).some((item) => !item.success)) {
-            return yield* Effect.fail(internal("Error adding document(s).", data) as ApiError<"INTERNAL">)
-          }
-          return data
+          return yield* failedItemsAsError("Error adding document(s).")(yield* withTransaction(addV2Items(apiKey, input)))
         }),
 
       /**
@@ -214,10 +217,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
       update: (apiKey: string, input: typeof UpdateDocumentsInput.Type, failures: "error" | "items") =>
         Effect.gen(function*() {
           const data = yield* withTransaction(writeAll(apiKey, input.organizationId, null, input.documents, "update"))
-          if (failures === "error" && Object.values(data).some((item) => !item.success)) {
-            return yield* Effect.fail(internal("Error updating document(s).", data) as ApiError<"INTERNAL">)
-          }
-          return data
+          return failures === "error" ? yield* failedItemsAsError("Error updating document(s).")(data) : data
         }),
 
       /**
@@ -243,10 +243,7 @@ export class Documents extends Effect.Service<Documents>()("@atrium/core/Documen
             yield* deletions.documents(apiKey, organizationId, found)
             return items
           }))
-          if (failures === "error" && Object.values(data).some((item) => !item.success)) {
-            return yield* Effect.fail(internal("Error deleting document(s).", data) as ApiError<"INTERNAL">)
-          }
-          return data
+          return failures === "error" ? yield* failedItemsAsError("Error deleting document(s).")(data) : data
         }),
 
       /**

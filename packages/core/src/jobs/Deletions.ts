@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import { accessEvents } from "../access/AccessEvents.js"
+import type { NewEvent } from "../events/EventListener.js"
 import { Events } from "../events/Events.js"
 import { chunksOf } from "../sql/Chunks.js"
 import { deletionEvents } from "./DeletionEvents.js"
@@ -22,20 +23,21 @@ export class Deletions extends Effect.Service<Deletions>()("@atrium/core/Deletio
     const purge = (apiKey: string, scope: DeletionScope) =>
       Effect.forEach(data.deletionData[scope.level], (kind) => data.deleteScopeData(apiKey, scope, kind), { discard: true })
 
+    /** The rows of these documents or folders, a chunk at a time, then each one's events. */
+    const purgeEach = (apiKey: string, organizationId: string, level: "document" | "folder", ids: ReadonlyArray<string>, eventsOf: (id: string) => ReadonlyArray<NewEvent>) =>
+      Effect.gen(function*() {
+        for (const chunk of chunksOf(ids, CHUNK)) yield* purge(apiKey, { organizationId, level, ids: chunk })
+        yield* events.emit(apiKey, ids.flatMap(eventsOf))
+      })
+
     return {
       /** Each document's rows, then `document.delete` and `access.document_deleted` for each. */
       documents: (apiKey: string, organizationId: string, documentIds: ReadonlyArray<string>) =>
-        Effect.gen(function*() {
-          for (const ids of chunksOf(documentIds, CHUNK)) yield* purge(apiKey, { organizationId, level: "document", ids })
-          yield* events.emit(apiKey, documentIds.flatMap((id) => [deletionEvents.document(organizationId, id), accessEvents.documentDeleted(organizationId, id)]))
-        }),
+        purgeEach(apiKey, organizationId, "document", documentIds, (id) => [deletionEvents.document(organizationId, id), accessEvents.documentDeleted(organizationId, id)]),
 
       /** The folders' own rows and grants (their documents: `documents`, first), then `folder.delete` and `access.folder_deleted` for each. */
       folders: (apiKey: string, organizationId: string, folderIds: ReadonlyArray<string>) =>
-        Effect.gen(function*() {
-          for (const ids of chunksOf(folderIds, CHUNK)) yield* purge(apiKey, { organizationId, level: "folder", ids })
-          yield* events.emit(apiKey, folderIds.flatMap((id) => [deletionEvents.folder(organizationId, id), accessEvents.folderDeleted(organizationId, id)]))
-        }),
+        purgeEach(apiKey, organizationId, "folder", folderIds, (id) => [deletionEvents.folder(organizationId, id), accessEvents.folderDeleted(organizationId, id)]),
 
       /** Every row of the organization, then `organization.delete` and `access.organization_deleted` (none per document: the organization's says it all). */
       organization: (apiKey: string, organizationId: string) =>
