@@ -281,6 +281,8 @@ export const walkthrough = [
   { path: "/v2/organizations/documents/migrate/status", settle: true, data: (ctx) => ({ organizationId: org, migrationId: ctx.migrationId }) },
   { path: "/v2/commentannotations/comments/delete", data: () => ({ organizationId: org, documentId: doc, annotationId: "thread-1", commentIds: [2] }) },
   { path: "/v2/commentannotations/delete", data: () => ({ organizationId: org, documentId: doc, annotationIds: ["thread-1"] }) },
+  // Bo's data, exported and then deleted.
+  { path: "/v2/users/data/get", data: () => ({ organizationId: org, userId: bo.userId }) },
   { path: "/v2/users/delete", data: () => ({ organizationId: org, documentId: doc, userIds: [bo.userId] }) },
   { path: "/v2/users/data/delete", data: () => ({ userIds: [bo.userId], organizationIds: [org] }), keep: (result, ctx) => (ctx.jobId = result.data.jobId) },
   { path: "/v2/users/data/delete/status", settle: true, data: (ctx) => ({ jobId: ctx.jobId }) },

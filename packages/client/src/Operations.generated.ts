@@ -1547,6 +1547,23 @@ export interface UsersDataDeleteStatusResult {
   }
 }
 
+export interface UsersDataGetInput {
+  readonly organizationId: Id
+  readonly userId: Id
+  readonly pageToken?: string | undefined
+}
+
+export interface UsersDataGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: {
+    readonly [key: string]: ReadonlyArray<{
+      readonly [key: string]: unknown
+    }>
+  }
+  readonly nextPageToken: string | null
+}
+
 export interface OrganizationsDocumentsMigrateInput {
   readonly organizationId: Id
   readonly documentId: Id
@@ -3227,6 +3244,8 @@ export interface Operations {
   readonly usersDataDelete: { readonly input: UsersDataDeleteInput; readonly result: UsersDataDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Progress of a user-data deletion job. `POST /v2/users/data/delete/status`, API key and auth token. */
   readonly usersDataDeleteStatus: { readonly input: UsersDataDeleteStatusInput; readonly result: UsersDataDeleteStatusResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Export a user's data in an organization: every record users/data/delete would remove, by kind, a page at a time. `POST /v2/users/data/get`, API key and auth token. */
+  readonly usersDataGet: { readonly input: UsersDataGetInput; readonly result: UsersDataGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Start moving a document and all its data to a new document id; the migration runs in the background. `POST /v2/organizations/documents/migrate`, API key and auth token. */
   readonly organizationsDocumentsMigrate: { readonly input: OrganizationsDocumentsMigrateInput; readonly result: OrganizationsDocumentsMigrateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" | "ALREADY_EXISTS" }
   /** Status of a document migration: pending, in_progress, completed or failed. `POST /v2/organizations/documents/migrate/status`, API key and auth token. */
@@ -3421,6 +3440,7 @@ export const operationTable = {
   clientNotificationsConfigSet: { path: "/v2/client/notifications/config/set", auth: "user" },
   usersDataDelete: { path: "/v2/users/data/delete", auth: "apiKey" },
   usersDataDeleteStatus: { path: "/v2/users/data/delete/status", auth: "apiKey" },
+  usersDataGet: { path: "/v2/users/data/get", auth: "apiKey" },
   organizationsDocumentsMigrate: { path: "/v2/organizations/documents/migrate", auth: "apiKey" },
   organizationsDocumentsMigrateStatus: { path: "/v2/organizations/documents/migrate/status", auth: "apiKey" },
   organizationsFoldersAdd: { path: "/v2/organizations/folders/add", auth: "apiKey" },

@@ -16,6 +16,7 @@ export const activitiesDomain = defineDomain({
     // The acting user.
     user: "user_id",
     document: "document_id",
+    json: ["record"],
     record: { column: "record", key: ["api_key", "organization_id", "id"], documentPath: ["metadata", "documentId"] }
   }],
   tags: [{ name: "activities", description: "The activity log of an organization's documents." }]

@@ -22,6 +22,7 @@ export const commentsDomain = defineDomain({
       ...common,
       user: "created_by",
       document: "document_id",
+      json: ["record"],
       children: ["comments", "comment_reactions", "comment_reads"].map((table) => ({
         table,
         on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "id"]] as const
@@ -32,12 +33,13 @@ export const commentsDomain = defineDomain({
       name: "comments",
       ...common,
       user: "created_by",
+      json: ["record"],
       children: [{
         table: "comment_reactions",
         on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["annotation_id", "annotation_id"], ["comment_id", "id"]]
       }]
     },
-    { name: "comment_reactions", ...common, user: "user_id" },
+    { name: "comment_reactions", ...common, user: "user_id", json: ["record"], exportAs: "reactions" },
     { name: "comment_reads", ...common, user: "user_id" }
   ],
   tags: [{ name: "commentannotations", description: "Comment threads, their comments, reactions, read markers and counts." }]

@@ -22,6 +22,7 @@ export const deliveriesDomain = defineDomain({
     name: "webhook_messages",
     apiKey: "api_key",
     organization: "organization_id",
+    json: ["channels", "payload"],
     mentions: {
       column: "payload",
       // Comment and activity events say `"documentId":…`; access events name their resource.

@@ -16,7 +16,7 @@ export const emailsDomain = defineDomain({
   dataTables: [
     // A user's waiting emails are theirs and go with a document they name.
     { name: "email_items", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id" },
-    { name: "outgoing_emails", apiKey: "api_key", organization: "organization_id", user: "user_id" }
+    { name: "outgoing_emails", apiKey: "api_key", organization: "organization_id", user: "user_id", json: ["mail", "notification_ids"] }
   ],
   events: {
     // The same Layer as the notifications domain's (Layers are shared by reference): one instance.

@@ -21,7 +21,7 @@ export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobData
    * Kinds holding users' data, in the order a deletion removes them.
    * `perOrganization` false: the rows are shared by all of the key's organizations.
    */
-  readonly userData: ReadonlyArray<{ readonly kind: string; readonly perOrganization: boolean }>
+  readonly userData: ReadonlyArray<{ readonly kind: string; readonly perOrganization: boolean; readonly exportAs: string }>
   /** Kinds holding a document's data, in the order a migration moves them: the document row first. */
   readonly documentData: ReadonlyArray<string>
   /** Kinds a deletion of this level visits, in the jobs' order. */
@@ -42,6 +42,20 @@ export class JobDataPort extends Context.Tag("@atrium/core/JobDataPort")<JobData
     organizationId: string | undefined,
     data: string
   ) => Effect.Effect<ReadonlyArray<{ readonly organizationId: string; readonly userId: string }>>
+  /**
+   * One page of a user's rows of one kind, the rows `deleteUserData` would remove (in the
+   * organization, and the key's rows of no organization): at most `limit`, in primary-key order
+   * after `after` (a row's `key`), each with its columns by camelCase name, the API key left out,
+   * JSON text parsed and numbers as numbers on every storage.
+   */
+  readonly exportUserData: (
+    apiKey: string,
+    userId: string,
+    organizationId: string,
+    data: string,
+    after: ReadonlyArray<unknown> | undefined,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly key: ReadonlyArray<unknown>; readonly record: Readonly<Record<string, unknown>> }>>
   /**
    * Re-points one kind of the document's rows from `fromId` to `toId`: true when it changed rows
    * the access rule reads (always false for any other kind).

@@ -13,6 +13,19 @@ export const StartUserDataDeletionInput = Schema.Struct({
 
 export const UserDataDeletionStatusInput = Schema.Struct({ jobId: Id })
 
+export const UserDataExportInput = Schema.Struct({
+  organizationId: Id,
+  userId: Id,
+  /** The previous page's `nextPageToken`. */
+  pageToken: optional(Schema.String)
+})
+
+/** Every kind of the user's data under its name (`comments`, `reactions`, `notifications`, …), each a page of records. */
+export const UserDataExportResult = SuccessResult(
+  Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) }),
+  { nextPageToken: Schema.NullOr(Schema.String) }
+)
+
 export const MigrateDocumentInput = Schema.Struct({
   organizationId: Id,
   documentId: Id,

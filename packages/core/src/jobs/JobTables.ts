@@ -56,6 +56,10 @@ export interface DataTable {
    * removes or moves them emits an access event in its transaction (docs/decisions.md, "Access").
    */
   readonly access?: boolean
+  /** Columns holding JSON text: a user-data export gives them parsed. */
+  readonly json?: ReadonlyArray<string>
+  /** The export's name for this table's rows where the hosted service has one (`reactions`); absent: the table's name in camelCase. */
+  readonly exportAs?: string
   /** Visited before every other table (the document rows) or after them (the user record); absent: in the domains' order. */
   readonly order?: "first" | "last"
 }
@@ -94,6 +98,10 @@ export const jobTables = (tables: ReadonlyArray<DataTable>) => {
     }
   }
 }
+
+/** The key a user-data export lists a table's rows under: `comment_annotations` → `commentAnnotations`. */
+export const exportKey = (table: DataTable): string =>
+  table.exportAs ?? table.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
 
 /** A copy of a JSON record with `value` at `path`. */
 export const withValue = (

@@ -2,10 +2,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { fromJson, toJson } from "../sql/Rows.js"
+import { fromJson, num, toJson } from "../sql/Rows.js"
 import { compareText } from "../TextOrder.js"
 import { type DeletionScope, JobDataPort } from "./JobDataPort.js"
-import { type DataTable, jobTables, withValue } from "./JobTables.js"
+import { type DataTable, exportKey, jobTables, withValue } from "./JobTables.js"
 
 /** The job data port over these tables (every domain's `dataTables`: SqlStorage.ts gives them). */
 export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
@@ -35,6 +35,39 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
           orElse: () => sql`instr(${sql(column)}, ${needle}) > 0`
         })
 
+      /** The users' rows of `spec`: in the organization, or (undefined) everywhere in the key. */
+      const usersRows = (spec: DataTable, apiKey: string, userIds: ReadonlyArray<string>, organizationId: string | undefined) =>
+        sql.and([
+          sql`${sql(spec.apiKey)} = ${apiKey}`,
+          // A table with no user column holds users' data where its JSON text names them.
+          spec.user !== undefined
+            ? sql.in(spec.user, userIds)
+            : sql.or(userIds.flatMap(spec.mentions!.user).map((needle) => holds(spec.mentions!.column, needle))),
+          ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
+        ])
+
+      /** A table's columns and primary key, as the database has them (read once): the export's order and its numbers. */
+      const shapes = new Map<string, { readonly key: ReadonlyArray<string>; readonly numeric: ReadonlySet<string> }>()
+      const shapeOf = (table: string) =>
+        Effect.gen(function*() {
+          const known = shapes.get(table)
+          if (known !== undefined) return known
+          const columns = yield* sql.onDialectOrElse({
+            pg: () =>
+              sql<{ name: string; type: string; pk: number | string | null }>`SELECT c.column_name AS name, c.data_type AS type,
+                (SELECT k.ordinal_position FROM information_schema.key_column_usage k
+                  JOIN information_schema.table_constraints t ON t.constraint_name = k.constraint_name AND t.table_schema = k.table_schema
+                  WHERE t.constraint_type = 'PRIMARY KEY' AND k.table_schema = c.table_schema AND k.table_name = c.table_name AND k.column_name = c.column_name) AS pk
+                FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.table_name = ${table}`,
+            orElse: () => sql<{ name: string; type: string; pk: number }>`SELECT name, type, pk FROM pragma_table_info(${table})`
+          })
+          const key = columns.filter((c) => c.pk !== null && Number(c.pk) > 0).sort((a, b) => Number(a.pk) - Number(b.pk)).map((c) => c.name)
+          if (key.length === 0) return yield* Effect.die(new Error(`${table} has no primary key: a user-data export pages by it`))
+          const shape = { key, numeric: new Set(columns.filter((c) => /int|double|real|numeric/i.test(c.type)).map((c) => c.name)) }
+          shapes.set(table, shape)
+          return shape
+        })
+
       /** The rows of `spec` in the scope. */
       const inScope = (spec: DataTable, apiKey: string, scope: DeletionScope) => {
         const organization = [sql`${sql(spec.apiKey)} = ${apiKey}`, sql`${sql(spec.organization!)} = ${scope.organizationId}`]
@@ -52,7 +85,7 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
       }
 
       return {
-        userData: userData.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined })),
+        userData: userData.map((t) => ({ kind: t.name, perOrganization: t.organization !== undefined, exportAs: exportKey(t) })),
         documentData: documentData.map((t) => t.name),
         deletionData: {
           organization: organizationData.map((t) => t.name),
@@ -66,14 +99,7 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
         deleteUserData: (apiKey, userIds, organizationId, data) =>
           Effect.gen(function*() {
             const spec = dataTable(data)
-            const owned = sql.and([
-              sql`${sql(spec.apiKey)} = ${apiKey}`,
-              // A table with no user column holds users' data where its JSON text names them.
-              spec.user !== undefined
-                ? sql.in(spec.user, userIds)
-                : sql.or(userIds.flatMap(spec.mentions!.user).map((needle) => holds(spec.mentions!.column, needle))),
-              ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
-            ])
+            const owned = usersRows(spec, apiKey, userIds, organizationId)
             if (spec.access !== true) {
               yield* deleteOwned(spec, owned)
               return []
@@ -83,6 +109,25 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
               RETURNING ${sql(spec.organization!)} AS organization_id, ${sql(spec.user!)} AS user_id`
             const pairs = new Map(removed.map((r) => [JSON.stringify([r.organization_id, r.user_id]), { organizationId: r.organization_id, userId: r.user_id }]))
             return [...pairs.values()].sort((a, b) => compareText(a.organizationId, b.organizationId) || compareText(a.userId, b.userId))
+          }).pipe(Effect.orDie),
+        exportUserData: (apiKey, userId, organizationId, data, after, limit) =>
+          Effect.gen(function*() {
+            const spec = dataTable(data)
+            const { key, numeric } = yield* shapeOf(spec.name)
+            const json = new Set(spec.json ?? [])
+            // The table's rows of no organization (the user record) are the user's in every organization.
+            const owned = usersRows(spec, apiKey, [userId], spec.organization === undefined ? undefined : organizationId)
+            const from = after === undefined ? [] : [sql`(${sql.csv(key)}) > (${sql.csv(after.map((value) => sql`${value}`))})`]
+            const rows = yield* sql<Record<string, unknown>>`SELECT * FROM ${sql(spec.name)} WHERE ${sql.and([owned, ...from])}
+              ORDER BY ${sql.csv(key)} LIMIT ${limit}`
+            const value = (column: string, raw: unknown) =>
+              raw === null || raw === undefined ? null : json.has(column) ? fromJson(raw, null) : numeric.has(column) ? num(raw) : raw
+            return rows.map((row) => ({
+              key: key.map((column) => value(column, row[column])),
+              record: Object.fromEntries(Object.entries(row)
+                .filter(([column]) => column !== spec.apiKey)
+                .map(([column, raw]) => [column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), value(column, raw)]))
+            }))
           }).pipe(Effect.orDie),
         moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
           Effect.gen(function*() {

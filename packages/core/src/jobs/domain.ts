@@ -4,6 +4,7 @@ import { JobRunner } from "./JobRunner.js"
 import { Jobs } from "./Jobs.js"
 import { jobOperations } from "./operations.js"
 import { SqlJobsRepo } from "./SqlJobsRepo.js"
+import { UserDataExport } from "./UserDataExport.js"
 
 /**
  * Background jobs: user-data deletion and document migration. Their data port (`JobDataPort`)
@@ -14,7 +15,7 @@ export const jobsDomain = defineDomain({
   operations: jobOperations,
   // Shared: the organizations', folders' and documents' services delete through it.
   shared: [Deletions.Default],
-  services: [Jobs.Default, JobRunner.Default],
+  services: [Jobs.Default, JobRunner.Default, UserDataExport.Default],
   repositories: [SqlJobsRepo],
   otherTables: [{ name: "jobs", why: "the jobs' progress: the ids they work on, which their status answers name" }]
 })

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import { answer } from "../protocol/Envelope.js"
+import { answer, success } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { Jobs } from "./Jobs.js"
 import {
@@ -10,8 +10,11 @@ import {
   StartUserDataDeletionInput,
   UserDataDeletionStarted,
   UserDataDeletionStatus,
-  UserDataDeletionStatusInput
+  UserDataDeletionStatusInput,
+  UserDataExportInput,
+  UserDataExportResult
 } from "./JobSchemas.js"
+import { UserDataExport } from "./UserDataExport.js"
 
 export const jobOperations = [
   defineOperation({
@@ -38,6 +41,18 @@ export const jobOperations = [
     service: Jobs,
     handler: (jobs, input, caller) =>
       Effect.map(jobs.userDataDeletionStatus(caller.apiKey, input), answer("Data fetched successfully."))
+  }),
+  defineOperation({
+    name: "users.data.get",
+    paths: ["/v2/users/data/get"],
+    auth: "apiKey",
+    summary: "Export a user's data in an organization: every record users/data/delete would remove, by kind, a page at a time.",
+    input: UserDataExportInput,
+    output: UserDataExportResult,
+    errors: ["INVALID_ARGUMENT"],
+    service: UserDataExport,
+    handler: (exports, input, caller) =>
+      Effect.map(exports.page(caller.apiKey, input), ({ data, nextPageToken }) => ({ ...success("User data retrieved successfully.", data), nextPageToken }))
   }),
   defineOperation({
     name: "organizations.documents.migrate",

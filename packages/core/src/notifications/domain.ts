@@ -30,6 +30,7 @@ export const notificationsDomain = defineDomain({
       apiKey: "api_key",
       organization: "organization_id",
       document: "document_id",
+      json: ["record"],
       // A notification whose content carries a user (who acted, whose comment) is that user's data too.
       mentions: { column: "record", user: (userId) => [`"userId":${JSON.stringify(userId)}`] },
       children: [{ table: "notification_recipients", on: [["api_key", "api_key"], ["organization_id", "organization_id"], ["notification_id", "id"]] }]

@@ -9,6 +9,6 @@ export const presenceDomain = defineDomain({
   operations: presenceOperations,
   services: [Presence.Default],
   repositories: [SqlPresenceRepo],
-  dataTables: [{ name: "presence", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id", documentInKey: true }],
+  dataTables: [{ name: "presence", apiKey: "api_key", organization: "organization_id", user: "user_id", document: "document_id", documentInKey: true, json: ["data"] }],
   tags: [{ name: "presence", description: "Who is on a document now." }]
 })

@@ -31,7 +31,7 @@ export const usersDomain = defineDomain({
     // The organization's user groups (their members are above).
     { name: "user_groups", ...common },
     // The user record (name, email, …), one per API key: shared by its organizations; deleted last.
-    { name: "users", apiKey: "api_key", user: "user_id", order: "last" }
+    { name: "users", apiKey: "api_key", user: "user_id", json: ["metadata"], order: "last" }
   ],
   tags: [{ name: "users", description: "Users of an organization, document or folder, and deleting a user's data everywhere." }]
 })

@@ -12,6 +12,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import { expect, it } from "vitest"
+import { JobRunner } from "../../src/jobs/JobRunner.js"
+import { exportKey } from "../../src/jobs/JobTables.js"
 import { forEachBackend } from "../../../../test-support/backends.js"
 import type { AtriumHandler } from "../../src/Atrium.js"
 import { domains } from "../../src/domains.js"
@@ -121,6 +123,24 @@ const left = (pick: Pick): Pick => (sql, table) => {
   return condition === undefined || table.name !== "webhook_messages" ? condition : sql.and([condition, sql`NOT (${sql.in("event_type", DELETION_TYPES)})`])
 }
 
+/** A user's rows, as a user-data deletion picks them: by the user column, or the JSON text naming them; in the organization where the table has one. */
+const ofUser = (organizationId: string, userId: string): Pick => (sql, table) => {
+  const organization = table.organization === undefined ? [] : [sql`${sql(table.organization)} = ${organizationId}`]
+  if (table.user !== undefined) return sql.and([...organization, sql`${sql(table.user)} = ${userId}`])
+  if (table.mentions !== undefined) return sql.and([...organization, sql.or(table.mentions.user(userId).map((needle) => textHolds(sql, table.mentions!.column, needle)))])
+  return undefined
+}
+
+/** Text that is JSON of an object or a list: an export that gives one as a string has a JSON column it was not told of (`json`). */
+const looksLikeJson = (value: unknown) => {
+  if (typeof value !== "string" || !/^[[{]/.test(value)) return false
+  try {
+    return typeof JSON.parse(value) === "object"
+  } catch {
+    return false
+  }
+}
+
 const nonZero = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))
 
 forEachBackend("the table inventory: deletions visit every table", (ctx) => {
@@ -207,5 +227,63 @@ forEachBackend("the table inventory: deletions visit every table", (ctx) => {
     expect(nonZero(await count(atrium, apiKey, ofFolder(organizationId, folderId)))).toEqual({})
     expect(nonZero(await count(atrium, apiKey, left(ofDocument(organizationId, "in-folder"))))).toEqual({})
     expect(await orphans(atrium, apiKey)).toEqual({})
+  }, 120_000)
+
+  it("a user's export lists every row a user-data deletion removes, in every table with users' rows, a page at a time; after the deletion, nothing", async () => {
+    const { apiKey, atrium, client, headers, organizationId } = await seeded()
+    // Only the tables with users' rows themselves: a child goes with its parent, and is not the user's unless it says so.
+    const userTables = dataTables.filter((table) => table.user !== undefined || table.mentions !== undefined)
+
+    const exported = async (userId: string) => {
+      const all: Record<string, Array<Record<string, unknown>>> = {}
+      let pageToken: string | undefined
+      do {
+        const answer = await client.post("/v2/users/data/get", { organizationId, userId, ...(pageToken && { pageToken }) }, headers)
+        expect(answer.status, answer.text).toBe(200)
+        expect(answer.body.result.message).toBe("User data retrieved successfully.")
+        for (const [kind, records] of Object.entries(answer.body.result.data as Record<string, Array<Record<string, unknown>>>)) {
+          ;(all[kind] ??= []).push(...records)
+        }
+        pageToken = answer.body.result.nextPageToken ?? undefined
+      } while (pageToken !== undefined)
+      return all
+    }
+
+    // The seed's users: u1 wrote and reacted; u2 sent u1 notifications (they name u2; u1 holds their recipient rows); reader read a
+    // thread; granted-user was granted access (the access events' webhook messages name them).
+    const seen = new Set<string>()
+    for (const userId of ["u1", "u2", "reader", "granted-user"]) {
+      const rows = await count(atrium, apiKey, ofUser(organizationId, userId))
+      const expected = Object.fromEntries(userTables.map((table) => [exportKey(table), rows[table.name]!]))
+      for (const table of userTables) if (rows[table.name]! > 0) seen.add(table.name)
+      const records = await exported(userId)
+      // Every kind under its name (and the hosted service's recordings, which Atrium keeps none of), each row once.
+      expect(Object.keys(records).sort()).toEqual([...Object.keys(expected), "recordings"].sort())
+      expect(Object.fromEntries(Object.entries(records).filter(([kind]) => kind !== "recordings").map(([kind, list]) => [kind, list.length]))).toEqual(expected)
+      for (const [kind, list] of Object.entries(records)) {
+        for (const record of list) {
+          // The JSON columns come parsed (none left as text), and no API key.
+          expect(Object.entries(record).filter(([, value]) => looksLikeJson(value)).map(([column]) => `${kind}.${column}`)).toEqual([])
+          expect(record).not.toHaveProperty("apiKey")
+        }
+      }
+    }
+    // Every table with users' rows held some of theirs, unless the seeds make none (said why above).
+    expect(userTables.map((table) => table.name).filter((name) => !seen.has(name)).sort()).toEqual(Object.keys(NOT_SEEDED).filter((name) => userTables.some((t) => t.name === name)).sort())
+
+    const before = await exported("u1")
+    expect(before.comments!.every((comment) => comment.createdBy === "u1" && comment.organizationId === organizationId)).toBe(true)
+    expect((before.comments![0]!.record as { from: { userId: string } }).from.userId).toBe("u1")
+    expect(typeof before.comments![0]!.createdAt).toBe("number")
+    expect(before.reactions!.length).toBeGreaterThan(0)
+
+    const deletion = await client.post("/v2/users/data/delete", { userIds: ["u1"], organizationIds: [organizationId] }, headers)
+    expect(deletion.status, deletion.text).toBe(202)
+    while ((await atrium.runtime.runPromise(JobRunner.runDue("test"))) > 0) {
+      // until the job is done
+    }
+    // The organization's rows went; the user record is shared by the key's organizations and stays with a narrowed deletion.
+    const after = await exported("u1")
+    expect(Object.entries(after).filter(([, records]) => records.length > 0).map(([kind]) => kind)).toEqual(["users"])
   }, 120_000)
 })

@@ -8,6 +8,7 @@ export const isolation: DomainIsolation = {
   },
   reads: ({ jobId, migrationId }) => [
     ["/v2/users/data/delete/status", { jobId }],
+    ["/v2/users/data/get", { organizationId: "org1", userId: "u1" }],
     ["/v2/organizations/documents/migrate/status", { organizationId: "org1", migrationId }]
   ]
 }

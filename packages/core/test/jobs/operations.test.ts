@@ -92,6 +92,71 @@ const deletionStatus = (client: TestClient, creds: TestCredentials, jobId: strin
   client.post("/v2/users/data/delete/status", { jobId }, creds.headers)
 
 forEachBackend("jobs", (ctx) => {
+  describe("users/data/get", () => {
+    const exportPage = (client: TestClient, creds: TestCredentials, data: Record<string, unknown>) => client.post("/v2/users/data/get", data, creds.headers)
+
+    it("pages each kind by 100: the next token carries every kind's place, the last page says null, and every record comes once", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      for (const batch of [0, 1]) {
+        const activities = Array.from({ length: batch === 0 ? 100 : 30 }, (_, i) => ({
+          id: `a${batch}-${String(i).padStart(3, "0")}`,
+          featureType: "comment",
+          actionType: "added",
+          actionUser: { userId: "pager" }
+        }))
+        expect((await client.post("/v2/activities/add", { organizationId: "o1", documentId: "d1", activities }, creds.headers)).status).toBe(200)
+      }
+      await seed.activity(client, creds, "o2", "d1", "pager")
+      await seed.activity(client, creds, "o1", "d1", "someone-else")
+      await seed.users(client, creds, "o1", ["pager"])
+
+      const first = await exportPage(client, creds, { organizationId: "o1", userId: "pager" })
+      expect(first.status, first.text).toBe(200)
+      expect(first.body.result.status).toBe("success")
+      expect(first.body.result.data.recordings).toEqual([])
+      expect(first.body.result.data.activities).toHaveLength(100)
+      expect(first.body.result.data.users).toEqual([expect.objectContaining({ userId: "pager", name: "Name of pager", email: "pager@example.com" })])
+      expect(first.body.result.nextPageToken).toEqual(expect.any(String))
+
+      const second = await exportPage(client, creds, { organizationId: "o1", userId: "pager", pageToken: first.body.result.nextPageToken })
+      expect(second.status, second.text).toBe(200)
+      expect(second.body.result.data.activities).toHaveLength(30)
+      // A kind done on the first page is not listed again.
+      expect(second.body.result.data.users).toEqual([])
+      expect(second.body.result.nextPageToken).toBeNull()
+
+      const ids = [...first.body.result.data.activities, ...second.body.result.data.activities].map((a: { id: string }) => a.id)
+      expect(new Set(ids).size).toBe(130)
+      // Only o1's, only pager's: the record as stored, its JSON parsed.
+      for (const activity of [...first.body.result.data.activities, ...second.body.result.data.activities]) {
+        expect(activity).toMatchObject({ organizationId: "o1", userId: "pager", documentId: "d1", record: { actionUser: { userId: "pager" } } })
+      }
+    })
+
+    it("refuses a missing user or organization, and a page token made for another user, as INVALID_ARGUMENT; an unknown user exports nothing", async () => {
+      const { client, workspace } = ctx()
+      const creds = await workspace()
+      for (const body of [{ organizationId: "o1" }, { userId: "u" }, { organizationId: "o1", userId: "" }]) {
+        const refused = await exportPage(client, creds, body)
+        expect(refused.status, JSON.stringify(body)).toBe(400)
+        expect(refused.body.error.status).toBe("INVALID_ARGUMENT")
+      }
+      const activities = Array.from({ length: 101 }, (_, i) => ({ id: `x${i}`, featureType: "comment", actionType: "added", actionUser: { userId: "big" } }))
+      await client.post("/v2/activities/add", { organizationId: "o1", documentId: "d1", activities: activities.slice(0, 100) }, creds.headers)
+      await client.post("/v2/activities/add", { organizationId: "o1", documentId: "d1", activities: activities.slice(100) }, creds.headers)
+      const first = await exportPage(client, creds, { organizationId: "o1", userId: "big" })
+      const foreign = await exportPage(client, creds, { organizationId: "o1", userId: "other", pageToken: first.body.result.nextPageToken })
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.error.message).toBe("Invalid pageToken: it is malformed, expired, or was made for another query.")
+
+      const nobody = await exportPage(client, creds, { organizationId: "o1", userId: "nobody" })
+      expect(nobody.status).toBe(200)
+      expect(Object.values(nobody.body.result.data).every((list) => Array.isArray(list) && list.length === 0)).toBe(true)
+      expect(nobody.body.result.nextPageToken).toBeNull()
+    })
+  })
+
   describe("users/data/delete", () => {
     it("starts a job (202) that removes the user's data once the runner has run it", async () => {
       const { atrium, client, workspace } = ctx()
