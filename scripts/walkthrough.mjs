@@ -54,6 +54,9 @@ export const walkthrough = [
     path: "/v2/workspace/emailconfig/update",
     data: () => ({ emailServiceConfig: { fromEmail: "notifications@acme.example", fromCompany: "Acme", linkTemplate: "https://app.acme.example/docs/{documentId}#{annotationId}" } })
   },
+  { path: "/v2/workspace/activityconfig/get", data: () => ({}) },
+  // The first enable would make the log immutable (activities/update and delete refused); the walkthrough edits it later.
+  { path: "/v2/workspace/activityconfig/update", data: () => ({ activityServiceConfig: { isEnabled: true, immutable: false, triggers: { comment: { "comment.add": true } } } }) },
   { path: "/v2/workspace/apikeyconfig/get", data: () => ({}) },
   { path: "/v2/workspace/apikeyconfig/update", data: () => ({ defaultDocumentAccessType: "organizationPrivate" }) },
   { path: "/v2/workspace/email/status", data: () => ({ ownerEmail: "owner@acme.example" }) },

@@ -65,6 +65,19 @@ export interface NotificationServiceSettings {
   }
 }
 
+export interface ActivityServiceSettings {
+  readonly activityServiceConfig: {
+    readonly isEnabled: boolean
+    readonly immutable: boolean
+    readonly enabledTime?: number
+    readonly triggers: {
+      readonly comment: {
+        readonly [key: string]: boolean
+      }
+    }
+  }
+}
+
 export interface EmailServiceSettings {
   readonly useEmailService: boolean
   readonly emailServiceConfig: {
@@ -686,6 +699,33 @@ export interface WorkspaceNotificationconfigUpdateResult {
   readonly status: "success"
   readonly message: string
   readonly data: NotificationServiceSettings
+}
+
+export interface WorkspaceActivityconfigGetInput {}
+
+export interface WorkspaceActivityconfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ActivityServiceSettings
+}
+
+export interface WorkspaceActivityconfigUpdateInput {
+  readonly activityServiceConfig: {
+    readonly isEnabled?: boolean | undefined
+    readonly enabledTime?: number | undefined
+    readonly immutable?: boolean | undefined
+    readonly triggers?: {
+      readonly comment?: {
+        readonly [key: string]: boolean
+      } | undefined
+    } | undefined
+  }
+}
+
+export interface WorkspaceActivityconfigUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: ActivityServiceSettings
 }
 
 export interface WorkspaceEmailconfigGetInput {}
@@ -3154,6 +3194,10 @@ export interface Operations {
   readonly workspaceNotificationconfigGet: { readonly input: WorkspaceNotificationconfigGetInput; readonly result: WorkspaceNotificationconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the notification service settings (deep partial); answers the stored settings. `POST /v2/workspace/notificationconfig/update`, API key and auth token. */
   readonly workspaceNotificationconfigUpdate: { readonly input: WorkspaceNotificationconfigUpdateInput; readonly result: WorkspaceNotificationconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Read the activity log settings: whether activities are recorded, whether they may be changed, and the comment triggers. `POST /v2/workspace/activityconfig/get`, API key and auth token. */
+  readonly workspaceActivityconfigGet: { readonly input: WorkspaceActivityconfigGetInput; readonly result: WorkspaceActivityconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update the activity log settings (partial); the first enable makes the log immutable unless told otherwise. Answers the stored settings. `POST /v2/workspace/activityconfig/update`, API key and auth token. */
+  readonly workspaceActivityconfigUpdate: { readonly input: WorkspaceActivityconfigUpdateInput; readonly result: WorkspaceActivityconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read the email settings: whether notification emails go out, their sender, link and triggers. `POST /v2/workspace/emailconfig/get`, API key and auth token. */
   readonly workspaceEmailconfigGet: { readonly input: WorkspaceEmailconfigGetInput; readonly result: WorkspaceEmailconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Update the email settings (partial); answers the stored settings. `POST /v2/workspace/emailconfig/update`, API key and auth token. */
@@ -3260,14 +3304,14 @@ export interface Operations {
   readonly organizationsFoldersDelete: { readonly input: OrganizationsFoldersDeleteInput; readonly result: OrganizationsFoldersDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Give folders an access type of their own, or make them follow their parent's; the subfolders that follow them are recomputed. A missing folder fails its item. `POST /v2/organizations/folders/access/update`, API key and auth token. */
   readonly organizationsFoldersAccessUpdate: { readonly input: OrganizationsFoldersAccessUpdateInput; readonly result: OrganizationsFoldersAccessUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
-  /** Record activities on a document; an existing id is overwritten. `POST /v2/activities/add`, API key and auth token. */
-  readonly activitiesAdd: { readonly input: ActivitiesAddInput; readonly result: ActivitiesAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Record activities on a document; an existing id is overwritten. Refused while the workspace's activity log is off (activityconfig). `POST /v2/activities/add`, API key and auth token. */
+  readonly activitiesAdd: { readonly input: ActivitiesAddInput; readonly result: ActivitiesAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "FAILED_PRECONDITION" }
   /** List an organization's activities by document, target, feature, action, user or id, newest first by default, a page at a time. `POST /v2/activities/get`, API key and auth token. */
   readonly activitiesGet: { readonly input: ActivitiesGetInput; readonly result: ActivitiesGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
-  /** Update the display and change fields of activities; an unknown id fails only that item. `POST /v2/activities/update`, API key and auth token. */
-  readonly activitiesUpdate: { readonly input: ActivitiesUpdateInput; readonly result: ActivitiesUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
-  /** Delete an organization's activities by id, document or target (they combine; at least one is required), answered per activity id. `POST /v2/activities/delete`, API key and auth token. */
-  readonly activitiesDelete: { readonly input: ActivitiesDeleteInput; readonly result: ActivitiesDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update the display and change fields of activities; an unknown id fails only that item. Refused while the log is immutable (activityconfig). `POST /v2/activities/update`, API key and auth token. */
+  readonly activitiesUpdate: { readonly input: ActivitiesUpdateInput; readonly result: ActivitiesUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "FAILED_PRECONDITION" }
+  /** Delete an organization's activities by id, document or target (they combine; at least one is required), answered per activity id. Refused while the log is immutable (activityconfig). `POST /v2/activities/delete`, API key and auth token. */
+  readonly activitiesDelete: { readonly input: ActivitiesDeleteInput; readonly result: ActivitiesDeleteResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "FAILED_PRECONDITION" }
   /** Add comment threads with their comments to a document: all of them, or none (details say which failed). `POST /v2/commentannotations/add`, API key and auth token. */
   readonly commentannotationsAdd: { readonly input: CommentannotationsAddInput; readonly result: CommentannotationsAddResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" | "ALREADY_EXISTS" }
   /** List an organization's comment threads with their comments, by document, id, location, author or status, newest first by default. `POST /v2/commentannotations/get`, API key and auth token. */
@@ -3395,6 +3439,8 @@ export const operationTable = {
   workspaceApikeyconfigUpdate: { path: "/v2/workspace/apikeyconfig/update", auth: "apiKey" },
   workspaceNotificationconfigGet: { path: "/v2/workspace/notificationconfig/get", auth: "apiKey" },
   workspaceNotificationconfigUpdate: { path: "/v2/workspace/notificationconfig/update", auth: "apiKey" },
+  workspaceActivityconfigGet: { path: "/v2/workspace/activityconfig/get", auth: "apiKey" },
+  workspaceActivityconfigUpdate: { path: "/v2/workspace/activityconfig/update", auth: "apiKey" },
   workspaceEmailconfigGet: { path: "/v2/workspace/emailconfig/get", auth: "apiKey" },
   workspaceEmailconfigUpdate: { path: "/v2/workspace/emailconfig/update", auth: "apiKey" },
   workspaceEmailStatus: { path: "/v2/workspace/email/status", auth: "public" },

@@ -6,6 +6,8 @@ import { Ids } from "../ports/Ids.js"
 import { lockInOrder, Transactions } from "../ports/Transactions.js"
 import { Events } from "../events/Events.js"
 import { aboutOrganization } from "../events/Channels.js"
+import { requireActivitiesEnabled, requireActivitiesMutable } from "../workspace/ActivityServiceConfig.js"
+import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { ActivitiesRepo, type ActivityCursor, type ActivityFilters } from "./ActivitiesRepo.js"
 import type { Activity, AddActivitiesInput, DeleteActivitiesInput, GetActivitiesInput, UpdateActivitiesInput } from "./ActivitySchemas.js"
 
@@ -23,16 +25,19 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
     const ids = yield* Ids
     const events = yield* Events
     const { lock, withTransaction } = yield* Transactions
+    const settings = yield* SettingsRepo
 
     return {
       /**
        * activities/add (docs/compatibility.md, "Activities and presence"). The answer is not keyed by id, so the call
        * is one transaction: every activity is written, or (on a storage failure) none, and with
        * them their events, `<featureType>.<actionType>` carrying the activity as activities/get shows it.
-       * Returns the activities written, as activities/get shows them.
+       * Returns the activities written, as activities/get shows them. FAILED_PRECONDITION while the
+       * workspace's activity log is off (activityconfig).
        */
       add: (apiKey: string, input: typeof AddActivitiesInput.Type) =>
         Effect.gen(function*() {
+          yield* requireActivitiesEnabled(settings, apiKey)
           const now = yield* Clock.currentTimeMillis
           const metadata = { apiKey, documentId: input.documentId, organizationId: input.organizationId }
           const place = aboutOrganization(input.organizationId, input.documentId)
@@ -82,6 +87,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
        * combine), answered per activity id: each one named (`activityIds`) and each one removed. A named one not
        * removed (unknown, another document's) is "Failed to delete activity.", so a repeated call removes nothing.
        * Without a filter: INVALID_ARGUMENT (the whole organization's log goes with organizations/delete).
+       * FAILED_PRECONDITION while the log is immutable (activityconfig).
        */
       delete: (apiKey: string, input: typeof DeleteActivitiesInput.Type) =>
         Effect.gen(function*() {
@@ -89,6 +95,7 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
           if (documentId === undefined && activityIds === undefined && targetEntityId === undefined) {
             return yield* invalidArgument("At least one of documentId, activityIds or targetEntityId must be provided.")
           }
+          yield* requireActivitiesMutable(settings, apiKey)
           const removed = yield* withTransaction(Effect.gen(function*() {
             // Named ones under update's locks: an update that read one does not write it back after it went.
             yield* lockInOrder(lock, (activityIds ?? []).map((id) => ["activity", apiKey, organizationId, id]))
@@ -109,10 +116,11 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
        * one of another organization or API key) fails only that item. Each is a merge: concurrent
        * updates apply one after the other, under the activity's lock, every one of the call's taken
        * first in one order (`lockInOrder`: two calls naming the same ones in other orders would each
-       * wait for the other).
+       * wait for the other). FAILED_PRECONDITION while the log is immutable (activityconfig).
        */
       update: (apiKey: string, input: typeof UpdateActivitiesInput.Type) =>
         withTransaction(Effect.gen(function*() {
+          yield* requireActivitiesMutable(settings, apiKey)
           yield* lockInOrder(lock, input.activities.map(({ id }) => ["activity", apiKey, input.organizationId, id]))
           const data: Record<string, { success: boolean; message: string }> = {}
           for (const { id, ...fields } of input.activities) {

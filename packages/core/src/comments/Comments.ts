@@ -35,6 +35,8 @@ import {
   type UpdateCommentsInput,
   type UserRecord
 } from "./CommentSchemas.js"
+import { recordsCommentActivity } from "../workspace/ActivityServiceConfig.js"
+import { SettingsRepo } from "../workspace/SettingsRepo.js"
 import { type AnnotationCursor, type AnnotationFilters, type AnnotationRow, type CommentRow, CommentsRepo, type DocumentCount, type ReactionRow } from "./CommentsRepo.js"
 
 const DEFAULT_PAGE_SIZE = 1000
@@ -137,6 +139,7 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
     const documents = yield* DocumentsRepo
     const events = yield* Events
     const activities = yield* ActivitiesRepo
+    const settings = yield* SettingsRepo
     const ids = yield* Ids
     const pageTokens = yield* PageTokens
     const { lock, withTransaction } = yield* Transactions
@@ -287,6 +290,8 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
      */
     const recordActivity = (annotation: CommentAnnotation, comment: Comment, actionType: string) =>
       Effect.gen(function*() {
+        // The workspace's activity log may be off, or this action's trigger (activityconfig).
+        if (!(yield* recordsCommentActivity(settings, annotation.metadata.apiKey, actionType))) return
         const { email, name, userId } = comment.from
         const actionUser = { userId, ...(name !== undefined && { name }), ...(email !== undefined && { email }) }
         yield* activities.put({
@@ -550,6 +555,13 @@ export class Comments extends Effect.Service<Comments>()("@atrium/core/Comments"
                 for (const c of yield* repo.listComments(apiKey, organizationId, [row.id])) {
                   const from = rewriteUser(c.record.from, moves)
                   if (from !== c.record.from) yield* repo.updateComment({ ...c, createdBy: from.userId, record: { ...c.record, from } })
+                }
+                // Reactions are references inside the thread too; one the new user already made with that emoji stays single.
+                for (const r of yield* repo.listReactions(apiKey, organizationId, [row.id])) {
+                  const from = rewriteUser(r.record.from, moves)
+                  if (from === r.record.from) continue
+                  yield* repo.deleteReaction({ apiKey: r.apiKey, organizationId: r.organizationId, annotationId: r.annotationId, commentId: r.commentId, reactionId: r.reactionId, userId: r.userId })
+                  yield* repo.insertReaction({ ...r, userId: from.userId, record: { ...r.record, from } })
                 }
               }
               // Through the client API (a scope) the change notifies; through the server API it does not (docs/notifications.md).

@@ -9,6 +9,7 @@ import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Events } from "../events/Events.js"
 import { Mailer } from "../ports/Mailer.js"
 import { Transactions } from "../ports/Transactions.js"
+import { ACTIVITY_SERVICE, mergeActivityService, storedActivityService } from "./ActivityServiceConfig.js"
 import { API_KEY_CONFIG_SETTING, storedApiKeyConfig } from "./ApiKeyConfig.js"
 import { DomainOrigins } from "./DomainOrigins.js"
 import { normalizeDomains } from "./Domains.js"
@@ -24,6 +25,7 @@ import type {
   DomainsInput,
   EmailStatusInput,
   SendLoginLinkInput,
+  UpdateActivityServiceInput,
   UpdateApiKeyConfigInput,
   UpdateEmailServiceInput,
   UpdateNotificationServiceInput,
@@ -141,6 +143,18 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
       getNotificationConfig: (apiKey: string) => notificationService(apiKey),
 
       getEmailConfig: (apiKey: string) => storedEmailService(settings, apiKey),
+
+      getActivityConfig: (apiKey: string) => storedActivityService(settings, apiKey),
+
+      /** activityconfig/update (compatibility facts §1.3): merged, under the setting's lock; the first enable stamps its time. */
+      updateActivityConfig: (apiKey: string, input: typeof UpdateActivityServiceInput.Type) =>
+        withTransaction(Effect.gen(function*() {
+          yield* lock("settings", apiKey, ACTIVITY_SERVICE)
+          const stored = (yield* settings.get(apiKey, ACTIVITY_SERVICE)) as Parameters<typeof mergeActivityService>[0]
+          const next = mergeActivityService(stored, input, yield* Clock.currentTimeMillis)
+          yield* settings.put(apiKey, ACTIVITY_SERVICE, next)
+          return next
+        })),
 
       updateEmailConfig: (apiKey: string, input: typeof UpdateEmailServiceInput.Type) =>
         Effect.gen(function*() {

@@ -84,6 +84,35 @@ export const UpdateNotificationServiceInput = Schema.Struct({
 
 export const NotificationServiceResult = SuccessResult(NotificationServiceSettings)
 
+// ---- Activity service ------------------------------------------------------------------------
+
+export const ActivityServiceSettings = Schema.Struct({
+  activityServiceConfig: Schema.Struct({
+    isEnabled: Schema.Boolean,
+    /** On: activities/update and activities/delete are refused (erasure still removes activities). */
+    immutable: Schema.Boolean,
+    /** When the log was first enabled (ms), stamped by that update. */
+    enabledTime: optional(Schema.Number),
+    /** Comment action types (`comment_annotation.add`, `comment.add`) → whether `triggerActivities` records them. */
+    triggers: Schema.Struct({ comment: Triggers })
+  })
+}).annotations({ identifier: "ActivityServiceSettings" })
+
+/** activityconfig/update: `activityServiceConfig` required with at least one field, merged over the stored settings. */
+export const UpdateActivityServiceInput = Schema.Struct({
+  activityServiceConfig: Schema.Struct({
+    isEnabled: optional(Schema.Boolean),
+    enabledTime: optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
+    immutable: optional(Schema.Boolean),
+    triggers: optional(Schema.Struct({ comment: optional(Triggers) }))
+  }).pipe(Schema.filter((config) =>
+    Object.values(config).some((value) => value !== undefined) ||
+    "Invalid activity service configuration: at least one of isEnabled, enabledTime, immutable or triggers must be provided."
+  ))
+})
+
+export const ActivityServiceResult = SuccessResult(ActivityServiceSettings)
+
 // ---- Email service ----------------------------------------------------------------------------
 
 /**

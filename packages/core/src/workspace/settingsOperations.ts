@@ -5,6 +5,7 @@ import { NoParameters } from "../schema/Common.js"
 import { DOMAINS_ADDED, DOMAINS_REMOVED, WorkspaceSettings } from "./WorkspaceSettings.js"
 import {
   AddDomainsResult,
+  ActivityServiceResult,
   ApiKeyConfigResult,
   DeleteDomainsResult,
   DomainsInput,
@@ -17,6 +18,7 @@ import {
   UpdateEmailServiceInput,
   PermissionProviderResult,
   SendLoginLinkInput,
+  UpdateActivityServiceInput,
   UpdateApiKeyConfigInput,
   UpdateApiKeyConfigResult,
   UpdateNotificationServiceInput,
@@ -129,6 +131,29 @@ export const workspaceSettingsOperations = [
     service: WorkspaceSettings,
     handler: (workspaceSettings, input, caller) =>
       Effect.map(workspaceSettings.updateNotificationConfig(caller.apiKey, input), answer("Notification configuration updated successfully."))
+  }),
+  defineOperation({
+    name: "workspace.activityconfig.get",
+    paths: ["/v2/workspace/activityconfig/get"],
+    auth: "apiKey",
+    summary: "Read the activity log settings: whether activities are recorded, whether they may be changed, and the comment triggers.",
+    input: NoParameters,
+    output: ActivityServiceResult,
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, _, caller) =>
+      Effect.map(workspaceSettings.getActivityConfig(caller.apiKey), answer("Activity configuration retrieved successfully."))
+  }),
+  defineOperation({
+    name: "workspace.activityconfig.update",
+    paths: ["/v2/workspace/activityconfig/update"],
+    auth: "apiKey",
+    summary: "Update the activity log settings (partial); the first enable makes the log immutable unless told otherwise. Answers the stored settings.",
+    input: UpdateActivityServiceInput,
+    output: ActivityServiceResult,
+    errors: ["INVALID_ARGUMENT"],
+    service: WorkspaceSettings,
+    handler: (workspaceSettings, input, caller) =>
+      Effect.map(workspaceSettings.updateActivityConfig(caller.apiKey, input), answer("Activity configuration updated successfully."))
   }),
   defineOperation({
     name: "workspace.emailconfig.get",

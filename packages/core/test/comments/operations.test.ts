@@ -316,6 +316,38 @@ forEachBackend("comments", (ctx: () => Started) => {
     expect(byAuthor.data.map((c: any) => c.commentText)).toEqual(["1", "2"])
   })
 
+  it("updateUsers rewrites reactions' users too: the reactor's name, or who reacted; a reaction the new user already made stays one", async () => {
+    const creds = await ctx().workspace()
+    await addThreads(creds, "doc1", [thread("a", "1", "author")])
+    const { commentId } = (await getThreads(creds, { annotationIds: ["a"] })).data[0].comments[0]
+    const react = (reactionId: string, from: { userId: string; name?: string }) =>
+      ok(creds, "/v2/commentannotations/comments/reactions/add", { organizationId: "org", documentId: "doc1", annotationId: "a", commentId, reaction: { reactionId }, from })
+    await react("HEART", { userId: "old", name: "Old Name" })
+    await react("THUMBS_UP", { userId: "old", name: "Old Name" })
+    await react("THUMBS_UP", { userId: "new", name: "New" })
+    await react("HEART", { userId: "bystander" })
+    await ok(creds, "/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      updateUsers: [{ oldUser: { userId: "old" }, newUser: { userId: "new", name: "New Name" } }]
+    })
+    const [a] = (await getThreads(creds, { annotationIds: ["a"] })).data
+    const reactions = Object.fromEntries(a.comments[0].reactionAnnotations.map((r: any) => [r.icon, r.fromUsers.map((u: any) => u.from).sort((x: any, y: any) => x.userId.localeCompare(y.userId))]))
+    expect(reactions).toEqual({
+      HEART: [{ userId: "bystander" }, { userId: "new", name: "New Name" }],
+      THUMBS_UP: [{ userId: "new", name: "New" }]
+    })
+    // A rename (the same user id) reaches the reaction as well.
+    await ok(creds, "/v2/commentannotations/update", {
+      organizationId: "org",
+      documentId: "doc1",
+      updateUsers: [{ oldUser: { userId: "bystander" }, newUser: { userId: "bystander", name: "Now Named" } }]
+    })
+    const [renamed] = (await getThreads(creds, { annotationIds: ["a"] })).data
+    const heart = renamed.comments[0].reactionAnnotations.find((r: any) => r.icon === "HEART")
+    expect(heart.fromUsers.map((u: any) => u.from)).toContainEqual({ userId: "bystander", name: "Now Named" })
+  })
+
   it("refuses malformed updates with the field named, and changes nothing", async () => {
     const creds = await ctx().workspace()
     await addThreads(creds, "doc1", [thread("a", "1")])

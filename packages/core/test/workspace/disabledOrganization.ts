@@ -20,6 +20,8 @@ export const disabledOrganization: DisabledOrganization = {
     "workspace.apikeyconfig.update": "the key's default document access type, a key setting",
     "workspace.notificationconfig.get": "the key's notification setting",
     "workspace.notificationconfig.update": "the key's notification setting",
+    "workspace.activityconfig.get": "the key's activity log setting",
+    "workspace.activityconfig.update": "the key's activity log setting",
     "workspace.emailconfig.get": "the key's email setting",
     "workspace.emailconfig.update": "the key's email setting",
     "workspace.email.status": "whether an email owns a workspace: no organization's data",
