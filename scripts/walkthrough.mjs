@@ -103,6 +103,11 @@ export const walkthrough = [
   { path: "/v1/livestate/broadcast", data: () => ({ organizationId: org, documentId: doc, liveStateDataId: "review-mode", data: { slide: 4 }, merge: true }) },
   { path: "/v2/notifications/config/set", data: () => ({ organizationId: org, userIds: [ann.userId], documentIds: [doc], config: { inbox: "ALL", email: "MINE", slack: "NONE" } }) },
   { path: "/v2/notifications/config/get", data: () => ({ organizationId: org, userId: ann.userId, documentIds: [doc] }) },
+  { path: "/v2/workspace/webhookconfig/get", data: () => ({}) },
+  {
+    path: "/v2/workspace/webhookconfig/update",
+    data: () => ({ useWebhookService: true, webhookServiceConfig: { rawNotificationUrl: "https://hooks.acme.example/v1", authToken: "YWNtZTpzM2NyZXQ=", triggers: { "comment.reaction_add": false } } })
+  },
   {
     path: "/v2/workspace/advancedwebhookconfig/update",
     data: () => ({ isEnabled: true })

@@ -347,6 +347,18 @@ export interface CommentReactionAnnotation {
   readonly lastUpdated: number
 }
 
+export interface BasicWebhookSettings {
+  readonly useWebhookService: boolean
+  readonly webhookServiceConfig: {
+    readonly authToken: string
+    readonly rawNotificationUrl: string
+    readonly processedNotificationUrl: string
+    readonly triggers?: {
+      readonly [key: string]: boolean
+    }
+  }
+}
+
 export interface AdvancedWebhookConfig {
   readonly isEnabled: boolean
   readonly encryptData: boolean
@@ -2668,6 +2680,34 @@ export interface ClientCommentannotationsReadResult {
   }
 }
 
+export interface WorkspaceWebhookconfigGetInput {}
+
+export interface WorkspaceWebhookconfigGetResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: BasicWebhookSettings
+}
+
+export interface WorkspaceWebhookconfigUpdateInput {
+  readonly useWebhookService?: boolean | undefined
+  readonly webhookServiceConfig?: {
+    readonly authToken?: string | undefined
+    readonly rawNotificationUrl?: string | undefined
+    readonly processedNotificationUrl?: string | undefined
+    readonly encodeData?: boolean | undefined
+    readonly encryptData?: boolean | undefined
+    readonly triggers?: {
+      readonly [key: string]: boolean
+    } | undefined
+  } | undefined
+}
+
+export interface WorkspaceWebhookconfigUpdateResult {
+  readonly status: "success"
+  readonly message: string
+  readonly data: BasicWebhookSettings
+}
+
 export interface WorkspaceAdvancedwebhookconfigGetInput {}
 
 export interface WorkspaceAdvancedwebhookconfigGetResult {
@@ -3358,6 +3398,10 @@ export interface Operations {
   readonly clientCommentannotationsCommentsReactionsDelete: { readonly input: ClientCommentannotationsCommentsReactionsDeleteInput; readonly result: ClientCommentannotationsCommentsReactionsDeleteResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" | "NOT_FOUND" }
   /** Record that the acting user (viewer) has read comment threads as they are now (count/get's unread). Per-id results. `POST /v2/client/commentannotations/read`, a user's token (Authorization: Bearer). */
   readonly clientCommentannotationsRead: { readonly input: ClientCommentannotationsReadInput; readonly result: ClientCommentannotationsReadResult; readonly errors: "INVALID_ARGUMENT" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Read the basic (v1) webhook settings: whether comment events go to rawNotificationUrl, its token and the triggers. `POST /v2/workspace/webhookconfig/get`, API key and auth token. */
+  readonly workspaceWebhookconfigGet: { readonly input: WorkspaceWebhookconfigGetInput; readonly result: WorkspaceWebhookconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
+  /** Update the basic (v1) webhook settings (partial): comment events are sent unsigned to rawNotificationUrl with Authorization: Basic <authToken>. Answers the state. `POST /v2/workspace/webhookconfig/update`, API key and auth token. */
+  readonly workspaceWebhookconfigUpdate: { readonly input: WorkspaceWebhookconfigUpdateInput; readonly result: WorkspaceWebhookconfigUpdateResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Read the advanced-webhook settings (all off before the first configuration). `POST /v2/workspace/advancedwebhookconfig/get`, API key and auth token. */
   readonly workspaceAdvancedwebhookconfigGet: { readonly input: WorkspaceAdvancedwebhookconfigGetInput; readonly result: WorkspaceAdvancedwebhookconfigGetResult; readonly errors: "INVALID_ARGUMENT" | "PERMISSION_DENIED" | "INTERNAL" }
   /** Change advanced-webhook settings; the first change must be { isEnabled: true }. `POST /v2/workspace/advancedwebhookconfig/update`, API key and auth token. */
@@ -3521,6 +3565,8 @@ export const operationTable = {
   clientCommentannotationsCommentsReactionsAdd: { path: "/v2/client/commentannotations/comments/reactions/add", auth: "user" },
   clientCommentannotationsCommentsReactionsDelete: { path: "/v2/client/commentannotations/comments/reactions/delete", auth: "user" },
   clientCommentannotationsRead: { path: "/v2/client/commentannotations/read", auth: "user" },
+  workspaceWebhookconfigGet: { path: "/v2/workspace/webhookconfig/get", auth: "apiKey" },
+  workspaceWebhookconfigUpdate: { path: "/v2/workspace/webhookconfig/update", auth: "apiKey" },
   workspaceAdvancedwebhookconfigGet: { path: "/v2/workspace/advancedwebhookconfig/get", auth: "apiKey" },
   workspaceAdvancedwebhookconfigUpdate: { path: "/v2/workspace/advancedwebhookconfig/update", auth: "apiKey" },
   workspaceAdvancedwebhookEndpointsCreate: { path: "/v2/workspace/advancedwebhook/endpoints/create", auth: "apiKey" },

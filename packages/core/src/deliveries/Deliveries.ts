@@ -10,10 +10,11 @@ import { Transactions } from "../ports/Transactions.js"
 import { WebhookTransport } from "../ports/WebhookTransport.js"
 import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
 import { type AttemptRow, type ClaimedDelivery, type ClaimShare, DeliveriesRepo, type DeliveryNext } from "./DeliveriesRepo.js"
+import { basicDeliveryBody } from "./BasicDeliveryBody.js"
 import { deliveryBody } from "./DeliveryBody.js"
 import { toAttemptRecord } from "./DeliverySchemas.js"
 import { delayMillis, retryAfterMillis } from "./RetrySchedule.js"
-import { signedHeaders } from "./Signature.js"
+import { basicHeaders, signedHeaders } from "./Signature.js"
 
 /** An endpoint with nothing but failures for this long is disabled (docs/decisions.md, "Webhooks"). */
 export const FAILING_ENDPOINT_DISABLE_MILLIS = 5 * 24 * 60 * 60 * 1000
@@ -95,8 +96,9 @@ export class Deliveries extends Effect.Service<Deliveries>()("@atrium/core/Deliv
 
     const send = (claim: string, d: ClaimedDelivery, now: number) =>
       Effect.gen(function*() {
-        const body = deliveryBody(d)
-        const headers = signedHeaders(d.secrets, d.messageId, Math.floor(now / 1000), body)
+        // A basic webhook is sent unsigned, in the v1 shape, with its token (docs/webhooks.md, "Basic webhooks").
+        const body = d.basic === undefined ? deliveryBody(d) : basicDeliveryBody(d)
+        const headers = d.basic === undefined ? signedHeaders(d.secrets, d.messageId, Math.floor(now / 1000), body) : basicHeaders(d.basic.authToken)
         const started = performance.now()
         const answer = yield* Effect.either(transport.post({ url: d.url, headers, body, timeoutMillis }))
         const durationMs = Math.round(performance.now() - started)

@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   readonly rateLimit: number | null
   /** The endpoint's secret, and the previous one while its rotation grace period lasts. */
   readonly secrets: ReadonlyArray<string>
+  /** Present: the key's basic webhook, sent unsigned in the v1 shape with its token (docs/webhooks.md, "Basic webhooks"). */
+  readonly basic?: { readonly authToken: string }
 }
 
 /** What a claim took; `more`: more may be due than it took (it was full, or did not look at every key). */

@@ -23,3 +23,10 @@ export const signedHeaders = (
   "webhook-timestamp": String(timestampSeconds),
   "webhook-signature": secrets.map((secret) => signatureEntry(secret, id, timestampSeconds, body)).join(" ")
 })
+
+/** A basic (v1) webhook's headers: no signature (the facts), the configured token as `Authorization: Basic <authToken>` when set. */
+export const basicHeaders = (authToken: string): Record<string, string> => ({
+  "content-type": "application/json",
+  "user-agent": "Atrium-Webhooks/1",
+  ...(authToken !== "" && { authorization: `Basic ${authToken}` })
+})

@@ -29,6 +29,8 @@ interface ClaimedSqlRow {
   readonly secret: string
   readonly previous_secret: string | null
   readonly previous_secret_until: IntegerColumn | null
+  readonly kind: string
+  readonly auth_token: string | null
 }
 
 /** One `webhook_attempts` row. */
@@ -69,7 +71,8 @@ const toClaimed = (box: SecretBoxShape, now: number) => (r: ClaimedSqlRow): Clai
     rateLimit: numOrNull(r.rate_limit),
     secrets: r.previous_secret !== null && previousUntil !== null && previousUntil > now
       ? [box.open(r.secret), box.open(r.previous_secret)]
-      : [box.open(r.secret)]
+      : [box.open(r.secret)],
+    ...(r.kind === "basic" && { basic: { authToken: r.auth_token === null ? "" : box.open(r.auth_token) } })
   }
 }
 
@@ -180,7 +183,8 @@ export const SqlDeliveriesRepo = Layer.effect(
           if (count === 0) return none
           const deliveries = yield* sql`SELECT d.api_key, d.message_id, d.endpoint_id, d.attempts, d.max_attempts,
               m.event_type, m.channels, m.organization_id, o.disabled AS organization_disabled, m.payload,
-              m.created_at AS message_created_at, e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until
+              m.created_at AS message_created_at, e.url, e.rate_limit, e.secret, e.previous_secret, e.previous_secret_until,
+              e.kind, e.auth_token
             FROM webhook_deliveries d
             JOIN webhook_messages m ON m.api_key = d.api_key AND m.id = d.message_id
             JOIN webhook_endpoints e ON e.api_key = d.api_key AND e.id = d.endpoint_id

@@ -6,6 +6,7 @@ import { Ids, timeOrderedId } from "../ports/Ids.js"
 import { WebhookConfigRepo } from "../webhooks/WebhookConfigRepo.js"
 import { WebhookEndpointsRepo } from "../webhooks/WebhookEndpointsRepo.js"
 import { DeliverySignal } from "./DeliverySignal.js"
+import { basicReceives } from "./BasicDeliveryBody.js"
 import { receives } from "./FanOut.js"
 import { type MessageRow, type NewDelivery, OutboxRepo } from "./OutboxRepo.js"
 import { delayMillis } from "./RetrySchedule.js"
@@ -29,12 +30,15 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("@atrium/core
     const record = (apiKey: string, messages: ReadonlyArray<MessageRow>) =>
       Effect.gen(function*() {
         const inserted = new Set(yield* repo.insertMessages(messages))
-        const targets = yield* endpoints.listEnabled(apiKey)
+        // Advanced endpoints while advanced webhooks are on; the basic webhook while its settings say so (webhookconfig).
+        const advanced = (yield* configs.find(apiKey))?.isEnabled === true
+        const targets = (yield* endpoints.listEnabled(apiKey)).filter((endpoint) => endpoint.kind === "basic" || advanced)
         const deliveries: Array<NewDelivery> = []
         for (const message of messages) {
           if (!inserted.has(message.id)) continue
           for (const endpoint of targets) {
             if (!receives(endpoint, message.eventType, message.channels)) continue
+            if (endpoint.kind === "basic" && !basicReceives(message.eventType, message.payload)) continue
             deliveries.push({
               apiKey,
               messageId: message.id,
@@ -64,7 +68,12 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("@atrium/core
 
     const listener: EventListener = {
       name: "webhook outbox",
-      follows: (apiKey) => Effect.map(configs.find(apiKey), (config) => config?.isEnabled === true),
+      // Advanced webhooks on, or a basic webhook enabled (an enabled endpoint of kind basic).
+      follows: (apiKey) =>
+        Effect.flatMap(configs.find(apiKey), (config) =>
+          config?.isEnabled === true
+            ? Effect.succeed(true)
+            : Effect.map(endpoints.listEnabled(apiKey), (enabled) => enabled.some((endpoint) => endpoint.kind === "basic"))),
       inTransaction: ({ apiKey, at, events }) =>
         Effect.flatMap(Effect.forEach(events, (event) => newMessage(apiKey, event, at, null)), (messages) => Effect.asVoid(record(apiKey, messages))),
       afterCommit: () => signal.wake

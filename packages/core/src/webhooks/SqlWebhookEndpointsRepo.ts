@@ -4,11 +4,11 @@ import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
 import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { bool, flag, type FlagColumn, fromJson, type IntegerColumn, type JsonColumn, num, numOrNull, strOrNull, toJson } from "../sql/Rows.js"
-import { type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
+import { BASIC_ENDPOINT_ID, type WebhookEndpointRow, WebhookEndpointsRepo } from "./WebhookEndpointsRepo.js"
 import { SecretBox } from "../crypto/SecretBox.js"
 
 /** Every column but the secret: a listed or found row never carries it. */
-const COLUMNS = "api_key, id, url, description, filter_types, channels, disabled, rate_limit, uid, metadata, created_at, updated_at"
+const COLUMNS = "api_key, id, url, description, filter_types, channels, disabled, rate_limit, uid, metadata, created_at, updated_at, kind"
 
 /** One `webhook_endpoints` row as the drivers return it (column types: sql/Rows.ts). */
 interface WebhookEndpointSqlRow {
@@ -24,6 +24,7 @@ interface WebhookEndpointSqlRow {
   readonly metadata: JsonColumn
   readonly created_at: IntegerColumn
   readonly updated_at: IntegerColumn
+  readonly kind: string
 }
 
 const toRow = (r: WebhookEndpointSqlRow): WebhookEndpointRow => ({
@@ -38,7 +39,8 @@ const toRow = (r: WebhookEndpointSqlRow): WebhookEndpointRow => ({
   uid: strOrNull(r.uid),
   metadata: fromJson(r.metadata, {}),
   createdAt: num(r.created_at),
-  updatedAt: num(r.updated_at)
+  updatedAt: num(r.updated_at),
+  ...(r.kind === "basic" && { kind: "basic" as const })
 })
 
 const jsonOrNull = (value: unknown) => value === null ? null : toJson(value)
@@ -67,22 +69,45 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
         sql`INSERT INTO webhook_endpoints ${
           sql.insert({ api_key: e.apiKey, id: e.id, uid: e.uid, secret: box.seal(secret), created_at: e.createdAt, ...editable(e) })
         } ON CONFLICT DO NOTHING RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
+      putBasic: (apiKey, basic, secret, now) =>
+        sql`INSERT INTO webhook_endpoints ${
+          sql.insert({
+            api_key: apiKey,
+            id: BASIC_ENDPOINT_ID,
+            kind: "basic",
+            url: basic.url,
+            description: null,
+            filter_types: toJson(basic.filterTypes),
+            channels: null,
+            disabled: flag(basic.disabled),
+            rate_limit: null,
+            uid: null,
+            metadata: "{}",
+            secret: box.seal(secret),
+            auth_token: box.seal(basic.authToken),
+            created_at: now,
+            updated_at: now
+          })
+        } ON CONFLICT (api_key, id) DO UPDATE SET url = ${basic.url}, filter_types = ${toJson(basic.filterTypes)},
+          disabled = ${flag(basic.disabled)}, auth_token = ${box.seal(basic.authToken)}, updated_at = ${now}`.pipe(ignoreRows),
+      // The advanced endpoints only, here and in find and list: the basic webhook is the settings' (webhookconfig).
       count: (apiKey) =>
-        sql`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE api_key = ${apiKey}`.pipe(
+        sql`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE api_key = ${apiKey} AND kind = 'advanced'`.pipe(
           mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
         ),
       find: (apiKey, id) =>
-        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced'`.pipe(
           firstRow(toRow)
         ),
       list: (apiKey, { after, before, limit }) =>
         (before !== undefined
-          ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey}
+          ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND kind = 'advanced'
               AND (created_at < ${before.createdAt} OR (created_at = ${before.createdAt} AND id < ${before.id}))
               ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
           : sql`SELECT ${columns} FROM webhook_endpoints WHERE ${
             sql.and([
               sql`api_key = ${apiKey}`,
+              sql`kind = 'advanced'`,
               ...(after !== undefined
                 ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
                 : [])
@@ -91,13 +116,13 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
           sql.update(editable(e))
-        } WHERE api_key = ${e.apiKey} AND id = ${e.id}`.pipe(ignoreRows),
+        } WHERE api_key = ${e.apiKey} AND id = ${e.id} AND kind = 'advanced'`.pipe(ignoreRows),
       delete: (apiKey, id) =>
-        sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(
+        sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced' RETURNING id`.pipe(
           mapRows((rows) => rows.length > 0)
         ),
       findSecret: (apiKey, id) =>
-        sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id}`.pipe(
+        sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced'`.pipe(
           firstRow((row: { readonly secret: string }) => box.open(row.secret))
         ),
       listEnabled: (apiKey) =>
@@ -105,7 +130,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       rotateSecret: (apiKey, id, secret, previousUntil, now) =>
         sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ${previousUntil},
             secret = ${box.seal(secret)}, updated_at = ${now}
-          WHERE api_key = ${apiKey} AND id = ${id} RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
+          WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced' RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       disable: (apiKey, id, now) =>
         sql`UPDATE webhook_endpoints SET disabled = 1, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id}`.pipe(ignoreRows)
     }

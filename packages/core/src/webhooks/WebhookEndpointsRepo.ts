@@ -24,6 +24,21 @@ export interface WebhookEndpointRow {
   readonly metadata: Readonly<Record<string, string>>
   readonly createdAt: number
   readonly updatedAt: number
+  /** "basic": the key's basic (v1) webhook (`webhookconfig`), listed only by `listEnabled`; absent: an advanced endpoint. */
+  readonly kind?: "basic"
+}
+
+/** The id of a key's basic webhook endpoint (advanced ids start with `ep_`). */
+export const BASIC_ENDPOINT_ID = "basic"
+
+/** The key's basic webhook as its endpoint keeps it. */
+export interface BasicEndpoint {
+  readonly url: string
+  /** The event types it receives (the enabled triggers'). */
+  readonly filterTypes: ReadonlyArray<string>
+  readonly disabled: boolean
+  /** Sent as `Authorization: Basic <authToken>`; "" sends none. */
+  readonly authToken: string
 }
 
 /** A place in the list order, (createdAt, id). */
@@ -36,7 +51,9 @@ export interface EndpointPosition {
 export class WebhookEndpointsRepo extends Context.Tag("@atrium/core/WebhookEndpointsRepo")<WebhookEndpointsRepo, {
   /** Inserts the endpoint with its signing secret; false (nothing written) when the key already has an endpoint with this uid. */
   readonly insert: (row: WebhookEndpointRow, secret: string) => Effect.Effect<boolean>
-  /** How many endpoints the key has, disabled ones included. */
+  /** Writes the key's basic webhook endpoint (`BASIC_ENDPOINT_ID`), creating it the first time with an unused secret. */
+  readonly putBasic: (apiKey: string, basic: BasicEndpoint, secret: string, now: number) => Effect.Effect<void>
+  /** How many advanced endpoints the key has, disabled ones included. */
   readonly count: (apiKey: string) => Effect.Effect<number>
   readonly find: (apiKey: string, id: string) => Effect.Effect<WebhookEndpointRow | undefined>
   /**
@@ -52,7 +69,7 @@ export class WebhookEndpointsRepo extends Context.Tag("@atrium/core/WebhookEndpo
   /** Removes the endpoint and its secret; false when the key has no such endpoint. */
   readonly delete: (apiKey: string, id: string) => Effect.Effect<boolean>
   readonly findSecret: (apiKey: string, id: string) => Effect.Effect<string | undefined>
-  /** Every enabled endpoint of the key: the candidates of a fan-out. */
+  /** Every enabled endpoint of the key, its basic webhook's included: the candidates of a fan-out. */
   readonly listEnabled: (apiKey: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRow>>
   /** Replaces the secret; the old one keeps signing until `previousUntil`. False when the key has no such endpoint. */
   readonly rotateSecret: (apiKey: string, id: string, secret: string, previousUntil: number, now: number) => Effect.Effect<boolean>

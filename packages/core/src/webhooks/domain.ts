@@ -2,6 +2,7 @@ import { defineDomain } from "../Domain.js"
 import { webhookOperations } from "./operations.js"
 import { SqlWebhookConfigRepo } from "./SqlWebhookConfigRepo.js"
 import { SqlWebhookEndpointsRepo } from "./SqlWebhookEndpointsRepo.js"
+import { BasicWebhooks } from "./BasicWebhooks.js"
 import { WebhookConfigs } from "./WebhookConfigs.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 
@@ -9,7 +10,7 @@ import { WebhookEndpoints } from "./WebhookEndpoints.js"
 export const webhooksDomain = defineDomain({
   name: "webhooks",
   operations: webhookOperations,
-  services: [WebhookConfigs.Default, WebhookEndpoints.Default],
+  services: [WebhookConfigs.Default, WebhookEndpoints.Default, BasicWebhooks.Default],
   repositories: [SqlWebhookConfigRepo, SqlWebhookEndpointsRepo],
   otherTables: [
     { name: "advanced_webhook_configs", why: "the key's webhook settings" },

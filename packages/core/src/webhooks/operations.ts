@@ -2,6 +2,8 @@ import * as Effect from "effect/Effect"
 import { answer } from "../protocol/Envelope.js"
 import { defineOperation } from "../protocol/Operation.js"
 import { NoParameters } from "../schema/Common.js"
+import { BasicWebhookResult, UpdateBasicWebhookInput } from "./BasicWebhookSchemas.js"
+import { BasicWebhooks } from "./BasicWebhooks.js"
 import { UpdateWebhookConfigInput, WebhookConfigResult } from "./WebhookConfigSchemas.js"
 import { WebhookConfigs } from "./WebhookConfigs.js"
 import {
@@ -18,6 +20,29 @@ import {
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 
 export const webhookOperations = [
+  defineOperation({
+    name: "workspace.webhookconfig.get",
+    paths: ["/v2/workspace/webhookconfig/get"],
+    auth: "apiKey",
+    summary: "Read the basic (v1) webhook settings: whether comment events go to rawNotificationUrl, its token and the triggers.",
+    input: NoParameters,
+    output: BasicWebhookResult,
+    service: BasicWebhooks,
+    handler: (basicWebhooks, _, caller) =>
+      Effect.map(basicWebhooks.get(caller.apiKey), answer("Webhook configuration retrieved successfully."))
+  }),
+  defineOperation({
+    name: "workspace.webhookconfig.update",
+    paths: ["/v2/workspace/webhookconfig/update"],
+    auth: "apiKey",
+    summary: "Update the basic (v1) webhook settings (partial): comment events are sent unsigned to rawNotificationUrl with Authorization: Basic <authToken>. Answers the state.",
+    input: UpdateBasicWebhookInput,
+    output: BasicWebhookResult,
+    errors: ["INVALID_ARGUMENT"],
+    service: BasicWebhooks,
+    handler: (basicWebhooks, input, caller) =>
+      Effect.map(basicWebhooks.update(caller.apiKey, input), answer("Webhook configuration updated successfully."))
+  }),
   defineOperation({
     name: "workspace.advancedwebhookconfig.get",
     paths: ["/v2/workspace/advancedwebhookconfig/get"],

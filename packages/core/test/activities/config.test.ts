@@ -7,15 +7,11 @@
 import { JobRunner } from "@atrium/core"
 import type { TestCredentials } from "@atrium/core/testing"
 import { expect, it } from "vitest"
+import { keyCalls } from "../../../../test-support/calls.js"
 import { forEachBackend } from "../../../../test-support/backends.js"
 
 forEachBackend("workspace activityconfig", (ctx) => {
-  const post = (creds: TestCredentials, path: string, data: unknown) => ctx().client.post(path, data, creds.headers)
-  const ok = async (creds: TestCredentials, path: string, data: unknown) => {
-    const answer = await post(creds, path, data)
-    expect(answer.status, `${path}: ${answer.text}`).toBe(200)
-    return answer.body.result
-  }
+  const { ok, post } = keyCalls(() => ctx().client)
   const config = async (creds: TestCredentials) => (await ok(creds, "/v2/workspace/activityconfig/get", {})).data
   const update = (creds: TestCredentials, activityServiceConfig: unknown) =>
     post(creds, "/v2/workspace/activityconfig/update", { activityServiceConfig })

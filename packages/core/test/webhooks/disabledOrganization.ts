@@ -4,6 +4,8 @@ const settings = "the key's advanced webhook settings and endpoints (URLs, filte
 
 export const disabledOrganization: DisabledOrganization = {
   noOrganizationData: {
+    "workspace.webhookconfig.get": "the key's basic webhook settings (URL, token, triggers): no organization's data",
+    "workspace.webhookconfig.update": "the key's basic webhook settings (URL, token, triggers): no organization's data",
     "workspace.advancedwebhookconfig.get": settings,
     "workspace.advancedwebhookconfig.update": settings,
     "workspace.advancedwebhook.endpoints.create": settings,

@@ -83,7 +83,7 @@ forEachBackend("workspace", (ctx) => {
   })
 
   describe("parameterless operations", () => {
-    const parameterless = ["/v2/workspace/get", "/v2/workspace/domains/get", "/v2/workspace/notificationconfig/get", "/v2/workspace/emailconfig/get", "/v2/workspace/permissionproviderconfig/get", "/v2/workspace/advancedwebhookconfig/get", "/v2/workspace/apikeyconfig/get", "/v2/workspace/activityconfig/get"]
+    const parameterless = ["/v2/workspace/get", "/v2/workspace/domains/get", "/v2/workspace/notificationconfig/get", "/v2/workspace/emailconfig/get", "/v2/workspace/permissionproviderconfig/get", "/v2/workspace/advancedwebhookconfig/get", "/v2/workspace/apikeyconfig/get", "/v2/workspace/activityconfig/get", "/v2/workspace/webhookconfig/get"]
     // Not a workspace operation, but the other parameterless one: the OpenAPI check below sees every path.
     const parameterlessElsewhere = ["/v2/client/session/get"]
 

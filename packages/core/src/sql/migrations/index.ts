@@ -21,6 +21,7 @@ import notifications from "./0019_notifications.js"
 import realtimeFollowChain from "./0020_realtime_follow_chain.js"
 import liveState from "./0021_live_state.js"
 import emails from "./0022_emails.js"
+import basicWebhooks from "./0023_basic_webhooks.js"
 
 /** The table that records which migrations a database has applied. */
 export const MIGRATIONS_TABLE = "atrium_migrations"
@@ -52,7 +53,8 @@ export const migrationRecord = {
   "0019_notifications": notifications,
   "0020_realtime_follow_chain": realtimeFollowChain,
   "0021_live_state": liveState,
-  "0022_emails": emails
+  "0022_emails": emails,
+  "0023_basic_webhooks": basicWebhooks
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -1,0 +1,36 @@
+import * as Schema from "effect/Schema"
+import { SuccessResult } from "../protocol/Envelope.js"
+import { HTTP_URL_PATTERN, NonEmptyText, optional, Text } from "../schema/Common.js"
+
+/** Event type (`comment.add`) or source (`comment`, `huddle`, `crdt`, `recorder`) → on/off. */
+const Triggers = Schema.Record({ key: NonEmptyText(100), value: Schema.Boolean })
+
+export const BasicWebhookSettings = Schema.Struct({
+  useWebhookService: Schema.Boolean,
+  webhookServiceConfig: Schema.Struct({
+    authToken: Schema.String,
+    rawNotificationUrl: Schema.String,
+    processedNotificationUrl: Schema.String,
+    triggers: optional(Triggers)
+  })
+}).annotations({ identifier: "BasicWebhookSettings" })
+
+/**
+ * webhookconfig/update: merged over the stored settings. `encodeData` and `encryptData` are taken
+ * only as false, and `processedNotificationUrl` only empty: Atrium sends every event plain to
+ * `rawNotificationUrl` (docs/decisions.md, "Advanced webhooks"), and a switch that changed nothing
+ * would say a setting holds when it does not.
+ */
+export const UpdateBasicWebhookInput = Schema.Struct({
+  useWebhookService: optional(Schema.Boolean),
+  webhookServiceConfig: optional(Schema.Struct({
+    authToken: optional(Text(2000)),
+    rawNotificationUrl: optional(Text(2000).annotations({ jsonSchema: { maxLength: 2000, pattern: `^$|${HTTP_URL_PATTERN}` } })),
+    processedNotificationUrl: optional(Text(2000)),
+    encodeData: optional(Schema.Boolean),
+    encryptData: optional(Schema.Boolean),
+    triggers: optional(Triggers)
+  }))
+})
+
+export const BasicWebhookResult = SuccessResult(BasicWebhookSettings)
