@@ -99,9 +99,11 @@ export const jobTables = (tables: ReadonlyArray<DataTable>) => {
   }
 }
 
-/** The key a user-data export lists a table's rows under: `comment_annotations` → `commentAnnotations`. */
-export const exportKey = (table: DataTable): string =>
-  table.exportAs ?? table.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+/** A snake_case name in camelCase: `comment_annotations` → `commentAnnotations`. */
+export const camelCase = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+
+/** The key a user-data export lists a table's rows under: its `exportAs`, else its name in camelCase. */
+export const exportKey = (table: DataTable): string => table.exportAs ?? camelCase(table.name)
 
 /** A copy of a JSON record with `value` at `path`. */
 export const withValue = (

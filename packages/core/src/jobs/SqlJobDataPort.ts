@@ -5,7 +5,7 @@ import * as Layer from "effect/Layer"
 import { fromJson, num, toJson } from "../sql/Rows.js"
 import { compareText } from "../TextOrder.js"
 import { type DeletionScope, JobDataPort } from "./JobDataPort.js"
-import { type DataTable, exportKey, jobTables, withValue } from "./JobTables.js"
+import { camelCase, type DataTable, exportKey, jobTables, withValue } from "./JobTables.js"
 
 /** The job data port over these tables (every domain's `dataTables`: SqlStorage.ts gives them). */
 export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
@@ -126,7 +126,7 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
               key: key.map((column) => value(column, row[column])),
               record: Object.fromEntries(Object.entries(row)
                 .filter(([column]) => column !== spec.apiKey)
-                .map(([column, raw]) => [column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), value(column, raw)]))
+                .map(([column, raw]) => [camelCase(column), value(column, raw)]))
             }))
           }).pipe(Effect.orDie),
         moveDocumentData: (apiKey, organizationId, fromId, toId, data) =>
