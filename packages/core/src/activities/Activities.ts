@@ -126,9 +126,9 @@ export class Activities extends Effect.Service<Activities>()("@atrium/core/Activ
           for (const { id, ...fields } of input.activities) {
             data[id] = yield* withTransaction(Effect.gen(function*() {
               const existing = yield* repo.find(apiKey, input.organizationId, id)
-              if (existing === undefined) return { success: false, message: "Failed to update activity." }
-              yield* repo.put({ ...existing, ...fields })
-              return { success: true, message: "Activity updated." }
+              // An UPDATE, not put's upsert: an activity a delete by filter removed meanwhile (it takes no id locks) stays gone.
+              const updated = existing !== undefined && (yield* repo.updateRecord({ ...existing, ...fields }))
+              return updated ? { success: true, message: "Activity updated." } : { success: false, message: "Failed to update activity." }
             }))
           }
           return data

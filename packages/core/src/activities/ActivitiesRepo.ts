@@ -26,6 +26,8 @@ export interface ActivityCursor {
 export class ActivitiesRepo extends Context.Tag("@atrium/core/ActivitiesRepo")<ActivitiesRepo, {
   /** Inserts, or replaces the record with the same key, organization and id. */
   readonly put: (activity: Activity) => Effect.Effect<void>
+  /** Writes an existing activity's record (its display and change fields); false when it is gone: nothing is written. */
+  readonly updateRecord: (activity: Activity) => Effect.Effect<boolean>
   readonly find: (apiKey: string, organizationId: string, id: string) => Effect.Effect<Activity | undefined>
   /** Removes the organization's activities these filters pick (they combine); the ids removed. */
   readonly delete: (

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { limitRows } from "../sql/Limit.js"
-import { allRows, firstRow, ignoreRows } from "../sql/MapRows.js"
+import { allRows, firstRow, ignoreRows, mapRows } from "../sql/MapRows.js"
 import { fromJson, type JsonColumn, toJson } from "../sql/Rows.js"
 import { ActivitiesRepo } from "./ActivitiesRepo.js"
 import type { Activity } from "./ActivitySchemas.js"
@@ -41,6 +41,10 @@ export const SqlActivitiesRepo = Layer.effect(
           target_entity_id = excluded.target_entity_id, feature_type = excluded.feature_type,
           action_type = excluded.action_type, user_id = excluded.user_id, occurred_at = excluded.occurred_at,
           record = excluded.record`.pipe(ignoreRows),
+      updateRecord: (a) =>
+        sql`UPDATE activities SET record = ${toJson(a)}
+          WHERE api_key = ${a.metadata.apiKey} AND organization_id = ${a.metadata.organizationId} AND id = ${a.id} RETURNING id`
+          .pipe(mapRows((rows) => rows.length > 0)),
       find: (apiKey, organizationId, id) =>
         sql`SELECT record FROM activities WHERE api_key = ${apiKey} AND organization_id = ${organizationId} AND id = ${id}`
           .pipe(firstRow(toActivity)),

@@ -20,6 +20,23 @@ export const cases: StorageCases = (it, expect) => {
       expect(desc).toEqual([...written].sort(byTime).reverse())
     }))
 
+  it.effect("ActivitiesRepo.updateRecord writes an existing activity's record, and does not bring back one deleted meanwhile", () =>
+    Effect.gen(function*() {
+      const activities = yield* ActivitiesRepo
+      const apiKey = unique("key")
+      const kept = activity(apiKey, "org", "kept", T0)
+      const gone = activity(apiKey, "org", "gone", T0, { targetEntityId: "t" })
+      yield* activities.put(kept)
+      yield* activities.put(gone)
+      // As activities/update does: read, then (after a delete by filter took one) write.
+      const read = yield* activities.find(apiKey, "org", "gone")
+      expect(yield* activities.delete(apiKey, "org", { targetEntityId: "t" })).toEqual(["gone"])
+      expect(yield* activities.updateRecord({ ...read!, actionIcon: "late" })).toBe(false)
+      expect(yield* activities.find(apiKey, "org", "gone")).toBeUndefined()
+      expect(yield* activities.updateRecord({ ...kept, actionIcon: "icon" })).toBe(true)
+      expect((yield* activities.find(apiKey, "org", "kept"))?.actionIcon).toBe("icon")
+    }))
+
   it.effect("ActivitiesRepo.page applies every filter", () =>
     Effect.gen(function*() {
       const activities = yield* ActivitiesRepo
