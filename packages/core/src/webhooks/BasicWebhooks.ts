@@ -69,7 +69,8 @@ export class BasicWebhooks extends Effect.Service<BasicWebhooks>()("@atrium/core
             const before = yield* stored(apiKey)
             const current = before ?? DEFAULT_BASIC_WEBHOOK
             const useWebhookService = input.useWebhookService ?? current.useWebhookService
-            const firstEnable = useWebhookService && current.webhookServiceConfig.triggers === undefined
+            // The first enable: no `comment` trigger yet, even if event types' triggers were set before (they stay, over it).
+            const firstEnable = useWebhookService && current.webhookServiceConfig.triggers?.comment === undefined
             const triggers = { ...(firstEnable ? FIRST_ENABLE_TRIGGERS : {}), ...current.webhookServiceConfig.triggers, ...patch.triggers }
             const next: BasicWebhook = {
               useWebhookService,

@@ -139,6 +139,11 @@ forEachBackend("workspace webhookconfig (basic webhooks)", (ctx) => {
     expect(sent[0]!.headers.authorization).toBeUndefined()
 
     expect((await ok(creds, "/v2/workspace/webhookconfig/update", { useWebhookService: false })).data.useWebhookService).toBe(false)
+    // Triggers set before the first enable stay over the first enable's.
+    const other = await ctx().workspace()
+    await ok(other, "/v2/workspace/webhookconfig/update", { webhookServiceConfig: { rawNotificationUrl: receiver.url, triggers: { "comment.update": false } } })
+    const first = await ok(other, "/v2/workspace/webhookconfig/update", { useWebhookService: true })
+    expect(first.data.webhookServiceConfig.triggers).toEqual({ comment: true, huddle: true, crdt: false, recorder: false, "comment.update": false })
     await thread(creds, `${tag}-4`)
     expect(await delivered(`${tag}-4`, 0)).toEqual([])
 
