@@ -87,9 +87,8 @@ export class BasicWebhooks extends Effect.Service<BasicWebhooks>()("@atrium/core
             }
             yield* settings.put(apiKey, BASIC_WEBHOOK, next)
             const now = yield* Clock.currentTimeMillis
-            if (rawNotificationUrl !== "") {
-              yield* endpoints.putBasic(apiKey, { url: rawNotificationUrl, filterTypes: triggeredTypes(triggers), disabled: !useWebhookService, authToken }, newSigningSecret(), now)
-            }
+            // Always written, so turning it off (or clearing the URL, which needs it off) disables the endpoint.
+            yield* endpoints.putBasic(apiKey, { url: rawNotificationUrl, filterTypes: triggeredTypes(triggers), disabled: !useWebhookService, authToken }, newSigningSecret(), now)
             // Turned off: what waits to be sent is not sent.
             if (before?.useWebhookService === true && !useWebhookService) yield* deliveries.cancelEndpoint(apiKey, BASIC_ENDPOINT_ID, now)
             return next

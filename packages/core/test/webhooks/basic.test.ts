@@ -150,5 +150,11 @@ forEachBackend("workspace webhookconfig (basic webhooks)", (ctx) => {
     await ok(creds, "/v2/workspace/webhookconfig/update", { useWebhookService: true })
     await thread(creds, `${tag}-5`)
     expect(await delivered(`${tag}-5`, 1)).toHaveLength(1)
+
+    // Off with its URL cleared in the same call: nothing is sent, and on again needs a URL.
+    await ok(creds, "/v2/workspace/webhookconfig/update", { useWebhookService: false, webhookServiceConfig: { rawNotificationUrl: "" } })
+    await thread(creds, `${tag}-6`)
+    expect(await delivered(`${tag}-6`, 0)).toEqual([])
+    expect((await post(creds, "/v2/workspace/webhookconfig/update", { useWebhookService: true })).status).toBe(400)
   })
 })
