@@ -1,9 +1,8 @@
 import * as Schema from "effect/Schema"
 import { SuccessResult } from "../protocol/Envelope.js"
-import { HTTP_URL_PATTERN, NonEmptyText, optional, Text } from "../schema/Common.js"
+import { HTTP_URL_PATTERN, optional, Text } from "../schema/Common.js"
+import { Triggers } from "../workspace/WorkspaceSettingsSchemas.js"
 
-/** Event type (`comment.add`) or source (`comment`, `huddle`, `crdt`, `recorder`) → on/off. */
-const Triggers = Schema.Record({ key: NonEmptyText(100), value: Schema.Boolean })
 
 export const BasicWebhookSettings = Schema.Struct({
   useWebhookService: Schema.Boolean,
@@ -11,6 +10,7 @@ export const BasicWebhookSettings = Schema.Struct({
     authToken: Schema.String,
     rawNotificationUrl: Schema.String,
     processedNotificationUrl: Schema.String,
+    /** Event type (`comment.add`) or `comment` (also `huddle`, `crdt`, `recorder`) → on/off. */
     triggers: optional(Triggers)
   })
 }).annotations({ identifier: "BasicWebhookSettings" })

@@ -63,6 +63,8 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     const columns = sql.literal(COLUMNS)
+    // The advanced endpoints only, in every statement the advanced operations reach: the basic webhook is webhookconfig's.
+    const advanced = sql.literal("kind = 'advanced'")
     return {
       // The unique index on (api_key, uid) decides a uid clash, so two concurrent creates cannot both win.
       insert: (e, secret) =>
@@ -90,24 +92,23 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
           })
         } ON CONFLICT (api_key, id) DO UPDATE SET url = ${basic.url}, filter_types = ${toJson(basic.filterTypes)},
           disabled = ${flag(basic.disabled)}, auth_token = ${box.seal(basic.authToken)}, updated_at = ${now}`.pipe(ignoreRows),
-      // The advanced endpoints only, here and in find and list: the basic webhook is the settings' (webhookconfig).
       count: (apiKey) =>
-        sql`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE api_key = ${apiKey} AND kind = 'advanced'`.pipe(
+        sql`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE api_key = ${apiKey} AND ${advanced}`.pipe(
           mapRows((rows: ReadonlyArray<{ readonly n: IntegerColumn }>) => num(rows[0]!.n))
         ),
       find: (apiKey, id) =>
-        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced'`.pipe(
+        sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND ${advanced}`.pipe(
           firstRow(toRow)
         ),
       list: (apiKey, { after, before, limit }) =>
         (before !== undefined
-          ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND kind = 'advanced'
+          ? sql`SELECT ${columns} FROM webhook_endpoints WHERE api_key = ${apiKey} AND ${advanced}
               AND (created_at < ${before.createdAt} OR (created_at = ${before.createdAt} AND id < ${before.id}))
               ORDER BY created_at DESC, id DESC ${limitRows(sql, limit)}`
           : sql`SELECT ${columns} FROM webhook_endpoints WHERE ${
             sql.and([
               sql`api_key = ${apiKey}`,
-              sql`kind = 'advanced'`,
+              advanced,
               ...(after !== undefined
                 ? [sql`(created_at > ${after.createdAt} OR (created_at = ${after.createdAt} AND id > ${after.id}))`]
                 : [])
@@ -116,13 +117,13 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       update: (e) =>
         sql`UPDATE webhook_endpoints SET ${
           sql.update(editable(e))
-        } WHERE api_key = ${e.apiKey} AND id = ${e.id} AND kind = 'advanced'`.pipe(ignoreRows),
+        } WHERE api_key = ${e.apiKey} AND id = ${e.id} AND ${advanced}`.pipe(ignoreRows),
       delete: (apiKey, id) =>
-        sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced' RETURNING id`.pipe(
+        sql`DELETE FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND ${advanced} RETURNING id`.pipe(
           mapRows((rows) => rows.length > 0)
         ),
       findSecret: (apiKey, id) =>
-        sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced'`.pipe(
+        sql`SELECT secret FROM webhook_endpoints WHERE api_key = ${apiKey} AND id = ${id} AND ${advanced}`.pipe(
           firstRow((row: { readonly secret: string }) => box.open(row.secret))
         ),
       listEnabled: (apiKey) =>
@@ -130,7 +131,7 @@ export const SqlWebhookEndpointsRepo = Layer.effect(
       rotateSecret: (apiKey, id, secret, previousUntil, now) =>
         sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ${previousUntil},
             secret = ${box.seal(secret)}, updated_at = ${now}
-          WHERE api_key = ${apiKey} AND id = ${id} AND kind = 'advanced' RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
+          WHERE api_key = ${apiKey} AND id = ${id} AND ${advanced} RETURNING id`.pipe(mapRows((rows) => rows.length > 0)),
       disable: (apiKey, id, now) =>
         sql`UPDATE webhook_endpoints SET disabled = 1, updated_at = ${now} WHERE api_key = ${apiKey} AND id = ${id}`.pipe(ignoreRows)
     }

@@ -9,7 +9,7 @@ import { RateLimiter } from "../protocol/RateLimiter.js"
 import { Events } from "../events/Events.js"
 import { Mailer } from "../ports/Mailer.js"
 import { Transactions } from "../ports/Transactions.js"
-import { ACTIVITY_SERVICE, mergeActivityService, storedActivityService } from "./ActivityServiceConfig.js"
+import { ACTIVITY_SERVICE, type ActivityService, mergeActivityService, storedActivityService } from "./ActivityServiceConfig.js"
 import { API_KEY_CONFIG_SETTING, storedApiKeyConfig } from "./ApiKeyConfig.js"
 import { DomainOrigins } from "./DomainOrigins.js"
 import { normalizeDomains } from "./Domains.js"
@@ -150,7 +150,7 @@ export class WorkspaceSettings extends Effect.Service<WorkspaceSettings>()("@atr
       updateActivityConfig: (apiKey: string, input: typeof UpdateActivityServiceInput.Type) =>
         withTransaction(Effect.gen(function*() {
           yield* lock("settings", apiKey, ACTIVITY_SERVICE)
-          const stored = (yield* settings.get(apiKey, ACTIVITY_SERVICE)) as Parameters<typeof mergeActivityService>[0]
+          const stored = (yield* settings.get(apiKey, ACTIVITY_SERVICE)) as ActivityService | undefined
           const next = mergeActivityService(stored, input, yield* Clock.currentTimeMillis)
           yield* settings.put(apiKey, ACTIVITY_SERVICE, next)
           return next

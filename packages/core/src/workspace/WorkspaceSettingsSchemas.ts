@@ -50,8 +50,8 @@ export const PermissionProviderResult = SuccessResult(PermissionProviderSettings
 
 // ---- Notification service ---------------------------------------------------------------------
 
-/** Trigger name → on/off, e.g. `{ add: true, reaction: false }`. */
-const Triggers = Schema.Record({ key: NonEmptyText(100), value: Schema.Boolean })
+/** Trigger name → on/off, e.g. `{ add: true, reaction: false }` (also basic webhooks': `{ "comment.add": false }`). */
+export const Triggers = Schema.Record({ key: NonEmptyText(100), value: Schema.Boolean })
 
 const BatchScope = Schema.Struct({ isEnabled: Schema.Boolean, batchWindowSeconds: Schema.Number, maxActivities: Schema.Number })
 
