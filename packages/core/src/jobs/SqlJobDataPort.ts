@@ -46,12 +46,13 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
           ...(organizationId !== undefined ? [sql`${sql(spec.organization!)} = ${organizationId}`] : [])
         ])
 
-      /** A table's columns and primary key, as the database has them (read once): the export's order and its numbers. */
-      const shapes = new Map<string, { readonly key: ReadonlyArray<string>; readonly numeric: ReadonlySet<string> }>()
-      const shapeOf = (table: string) =>
+      /**
+       * A table's columns and primary key, as the database has them: the export's order and its numbers.
+       * Read once per table, concurrent first exports sharing the one read (the catalogue is slow on PostgreSQL).
+       */
+      type Shape = { readonly key: ReadonlyArray<string>; readonly numeric: ReadonlySet<string> }
+      const readShape = (table: string) =>
         Effect.gen(function*() {
-          const known = shapes.get(table)
-          if (known !== undefined) return known
           const columns = yield* sql.onDialectOrElse({
             pg: () =>
               sql<{ name: string; type: string; pk: number | string | null }>`SELECT c.column_name AS name, c.data_type AS type,
@@ -63,10 +64,18 @@ export const SqlJobDataPort = (tables: ReadonlyArray<DataTable>) => {
           })
           const key = columns.filter((c) => c.pk !== null && Number(c.pk) > 0).sort((a, b) => Number(a.pk) - Number(b.pk)).map((c) => c.name)
           if (key.length === 0) return yield* Effect.die(new Error(`${table} has no primary key: a user-data export pages by it`))
-          const shape = { key, numeric: new Set(columns.filter((c) => /int|double|real|numeric/i.test(c.type)).map((c) => c.name)) }
-          shapes.set(table, shape)
-          return shape
+          return { key, numeric: new Set(columns.filter((c) => /int|double|real|numeric/i.test(c.type)).map((c) => c.name)) } satisfies Shape
         })
+      const shapes = new Map<string, Effect.Effect<Shape, unknown>>()
+      const shapeOf = (table: string) => {
+        let shape = shapes.get(table)
+        if (shape === undefined) {
+          shape = Effect.runSync(Effect.cached(readShape(table)))
+          shapes.set(table, shape)
+        }
+        // A failed read (the database was away) is not kept: the next export reads again.
+        return Effect.onError(shape, () => Effect.sync(() => shapes.delete(table)))
+      }
 
       /** The rows of `spec` in the scope. */
       const inScope = (spec: DataTable, apiKey: string, scope: DeletionScope) => {

@@ -36,6 +36,25 @@ describe("concurrent writes", () => {
           for (let i = 0; i < 20; i++) expect(stored.data.notificationServiceConfig.triggers.comment[`t${i}`]).toBe(true)
         })
 
+        it("workspace/webhookconfig/update and activityconfig/update: 50 callers each setting a trigger keep all 50; 50 exports at once answer 200", async () => {
+          const creds = await started.workspace()
+          const url = "https://hooks.example.com/v1"
+          const basic = await together(50, (i) =>
+            post(creds, "/v2/workspace/webhookconfig/update", { webhookServiceConfig: { rawNotificationUrl: url, triggers: { [`t${i}`]: true } } }))
+          expect(statuses(basic)).toEqual({ 200: 50 })
+          const basicTriggers = (await ok(creds, "/v2/workspace/webhookconfig/get", {})).data.webhookServiceConfig.triggers
+          for (let i = 0; i < 50; i++) expect(basicTriggers[`t${i}`]).toBe(true)
+          const activity = await together(50, (i) =>
+            post(creds, "/v2/workspace/activityconfig/update", { activityServiceConfig: { triggers: { comment: { [`t${i}`]: false } } } }))
+          expect(statuses(activity)).toEqual({ 200: 50 })
+          const activityTriggers = (await ok(creds, "/v2/workspace/activityconfig/get", {})).data.activityServiceConfig.triggers.comment
+          for (let i = 0; i < 50; i++) expect(activityTriggers[`t${i}`]).toBe(false)
+          await ok(creds, "/v2/activities/add", { organizationId: "org", documentId: "doc", activities: [{ featureType: "comment", actionType: "added", actionUser: { userId: "u" } }] })
+          const exports = await together(50, () => post(creds, "/v2/users/data/get", { organizationId: "org", userId: "u" }))
+          expect(statuses(exports)).toEqual({ 200: 50 })
+          for (const answer of exports) expect(answer.body.result.data.activities).toHaveLength(1)
+        })
+
         it("workspace/permissionproviderconfig/update: token-only updates racing an enable do not lose it", async () => {
           for (let round = 0; round < 3; round++) {
             const creds = await started.workspace()
